@@ -1,0 +1,171 @@
+import { z } from 'zod';
+
+/*
+ * The schema of the one configuration object. Every raw value (file, environment, flag) arrives as a
+ * string, so each field coerces a string; a missing value takes the field's default. Keys stay snake_case,
+ * exactly as written in the INI file, so `config.server.http_port` is `[server] http_port`.
+ */
+
+/** An integer in [min, max], written in decimal. `z.coerce.number()` is not used: it turns "" into 0. */
+function int(def: number, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, 'expected an integer')
+    .transform(Number)
+    .pipe(z.number().min(min, `expected an integer >= ${min}`).max(max, `expected an integer <= ${max}`))
+    .default(def);
+}
+
+/** A boolean written as true/false/1/0/yes/no, any case. */
+function bool(def: boolean) {
+  return z
+    .stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'], error: 'expected a boolean (true/false/1/0/yes/no)' })
+    .default(def);
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T, def: T[number]) {
+  return z.enum(values, { error: `expected one of ${values.join(', ')}` }).default(def);
+}
+
+const str = (def: string) => z.string().default(def);
+
+/** '' or an absolute URL with one of the given schemes. */
+function url(schemes: string[]) {
+  return z
+    .string()
+    .trim()
+    .refine((s) => s === '' || (URL.canParse(s) && schemes.includes(new URL(s).protocol)), {
+      error: `expected an empty value or a ${schemes.map((p) => p.replace(':', '://')).join(' or ')} URL`,
+    })
+    .default('');
+}
+
+const serverSchema = z.object({
+  protocol: oneOf(['http', 'https'], 'http'),
+  http_addr: str('').describe("address to listen on; '' means all interfaces"),
+  http_port: int(3000, 0, 65535).describe('port to listen on; 0 picks a free port'),
+  root_url: url(['http:', 'https:']).describe("public URL; '' derives <protocol>://localhost:<http_port>/"),
+  cert_file: str('').describe('TLS certificate (PEM), required when protocol is https'),
+  cert_key: str('').describe('TLS private key (PEM), required when protocol is https'),
+  min_tls_version: oneOf(['TLS1.2', 'TLS1.3'], 'TLS1.2'),
+  max_request_body_bytes: int(10485760, 1),
+  shutdown_timeout_seconds: int(30, 0).describe('grace period for in-flight requests on SIGTERM'),
+  edition: oneOf(['oss', 'enterprise', 'cloud'], 'oss'),
+});
+
+const databaseSchema = z.object({
+  url: url(['postgres:', 'postgresql:']).describe("PostgreSQL URL; '' means embedded PGlite in paths.data"),
+  max_open_conn: int(10, 1),
+  migration_lock_timeout_seconds: int(60, 1),
+});
+
+const registrySchema = z.object({
+  history_window_seconds: int(3600, 1).describe('continue tokens and watch resourceVersions older than this answer 410'),
+  compaction_interval_seconds: int(300, 1),
+  watch_poll_interval_ms: int(100, 1),
+});
+
+const securitySchema = z.object({
+  admin_user: z.string().trim().min(1, 'expected a non-empty user name').default('admin'),
+  admin_password: str('admin'),
+  admin_email: str('admin@localhost'),
+  secret_key: str('SW2YcwTIb9zpOOhoPsMm').describe('server secret; change it in production'),
+});
+
+const pathsSchema = z.object({
+  data: str('./data').describe('resolved against the working directory'),
+  provisioning: str('./conf/provisioning').describe('resolved against the working directory'),
+});
+
+const featureTogglesSchema = z.object({
+  nestedFolders: bool(true).describe('true/false/1/0/yes/no'),
+  enable: z
+    .string()
+    .transform((s) => s.split(',').map((t) => t.trim()).filter((t) => t !== ''))
+    .default([])
+    .describe('comma-separated toggle names to turn on'),
+});
+
+const dashboardsSchema = z.object({
+  min_refresh_interval: z
+    .string()
+    .trim()
+    .regex(/^\d+(ms|s|m|h|d)$/, 'expected a duration such as 500ms, 5s, 1m, 1h, 1d')
+    .default('5s')
+    .describe('shortest dashboard refresh allowed, e.g. 5s, 1m'),
+  versions_to_keep: int(20, 1),
+});
+
+const usersSchema = z.object({ auto_assign_org_role: oneOf(['Viewer', 'Editor', 'Admin'], 'Viewer') });
+
+const logSchema = z.object({ level: oneOf(['debug', 'info', 'warn', 'error'], 'info') });
+
+/** The sections, in the order `usage()` and `settingsView()` list them. */
+export const sectionSchemas = {
+  server: serverSchema,
+  database: databaseSchema,
+  registry: registrySchema,
+  security: securitySchema,
+  paths: pathsSchema,
+  feature_toggles: featureTogglesSchema,
+  dashboards: dashboardsSchema,
+  users: usersSchema,
+  log: logSchema,
+};
+
+export type SectionName = keyof typeof sectionSchemas;
+
+/** Settings whose values `settingsView()` masks. `database.url` is masked only in its password part. */
+export const secretSettings: ReadonlySet<string> = new Set(['security.admin_password', 'security.secret_key']);
+
+/**
+ * Raw strings keyed by section then key → the typed configuration. Missing sections and keys take defaults;
+ * `server.root_url` is derived when empty. Paths are not resolved here (that needs a working directory):
+ * `loadConfig()` does it.
+ *
+ * @example
+ *   configSchema.parse({ server: { http_port: '8080' } }).server.root_url; // 'http://localhost:8080/'
+ */
+export const configSchema = z
+  .object({
+    server: serverSchema.prefault({}),
+    database: databaseSchema.prefault({}),
+    registry: registrySchema.prefault({}),
+    security: securitySchema.prefault({}),
+    paths: pathsSchema.prefault({}),
+    feature_toggles: featureTogglesSchema.prefault({}),
+    dashboards: dashboardsSchema.prefault({}),
+    users: usersSchema.prefault({}),
+    log: logSchema.prefault({}),
+  })
+  .superRefine((c, ctx) => {
+    if (c.server.protocol !== 'https') return;
+    for (const key of ['cert_file', 'cert_key'] as const) {
+      if (c.server[key] === '') ctx.addIssue({ code: 'custom', path: ['server', key], message: 'required when server.protocol is https' });
+    }
+  })
+  .transform((c) => ({
+    ...c,
+    server: { ...c.server, root_url: c.server.root_url || `${c.server.protocol}://localhost:${c.server.http_port}/` },
+  }));
+
+/** The typed configuration, parsed once in `cmd/` and passed down. */
+export type Config = z.infer<typeof configSchema>;
+
+/**
+ * The environment variable of a setting: `SVC_<SECTION>_<KEY>`, upper-cased.
+ *
+ * @example
+ *   envName('feature_toggles', 'nestedFolders'); // 'SVC_FEATURE_TOGGLES_NESTEDFOLDERS'
+ */
+export function envName(section: string, key: string): string {
+  return `SVC_${section}_${key}`.toUpperCase();
+}
+
+/** Every known setting as [section, key], in schema order. */
+export function settingKeys(): Array<[SectionName, string]> {
+  return (Object.keys(sectionSchemas) as SectionName[]).flatMap((s) =>
+    Object.keys(sectionSchemas[s].shape).map((k): [SectionName, string] => [s, k]),
+  );
+}

@@ -1,0 +1,28 @@
+import { loadConfig, REDACTED, settingsView } from './index';
+
+describe('settingsView', () => {
+  it('lists every section as strings, secrets masked', () => {
+    const view = settingsView(loadConfig({ cwd: '/srv', env: { SVC_SECURITY_ADMIN_PASSWORD: 'hunter2', SVC_FEATURE_TOGGLES_ENABLE: 'a,b' } }));
+    expect(Object.keys(view)).toEqual(['server', 'database', 'registry', 'security', 'paths', 'feature_toggles', 'dashboards', 'users', 'log']);
+    expect(view.server!.http_port).toBe('3000');
+    expect(view.server!.root_url).toBe('http://localhost:3000/');
+    expect(view.paths!.data).toBe('/srv/data');
+    expect(view.feature_toggles).toEqual({ nestedFolders: 'true', enable: 'a,b' });
+    expect(view.security).toEqual({ admin_user: 'admin', admin_password: REDACTED, admin_email: 'admin@localhost', secret_key: REDACTED });
+    expect(REDACTED).toBe('************');
+    expect(JSON.stringify(view)).not.toContain('hunter2');
+    expect(JSON.stringify(view)).not.toContain('SW2YcwTIb9zpOOhoPsMm');
+  });
+
+  it('masks only the password part of database.url', () => {
+    const url = (u: string) => settingsView(loadConfig({ env: { SVC_DATABASE_URL: u } })).database!.url;
+    expect(url('postgres://svc:pa55@db:5432/svc?sslmode=require')).toBe(`postgres://svc:${REDACTED}@db:5432/svc?sslmode=require`);
+    expect(url('postgresql://db/svc?user=svc&password=pa55')).toBe(`postgresql://db/svc?user=svc&password=${encodeURIComponent(REDACTED)}`);
+    expect(url('postgres://svc@db/svc')).toBe('postgres://svc@db/svc');
+    expect(url('')).toBe('');
+  });
+
+  it('keeps an empty secret empty', () => {
+    expect(settingsView(loadConfig({ env: { SVC_SECURITY_SECRET_KEY: '' } })).security!.secret_key).toBe('');
+  });
+});
