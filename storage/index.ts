@@ -1,0 +1,2 @@
+export * from './types';
+export { openStorage, type StorageOptions } from './open-storage';

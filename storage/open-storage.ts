@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import { Pool } from 'pg';
+import { SqlStorage } from './postgres/sql-storage';
+import type { Database } from './postgres/schema';
+import { type Storage, StorageError } from './types';
+
+export interface StorageOptions {
+  /** A PostgreSQL connection string; unset = the embedded database in `dataDir`. */
+  url?: string;
+  /** Where the embedded database lives (`<dataDir>/pglite`). */
+  dataDir: string;
+  /** Embedded only: keep the database in memory (tests). */
+  inMemory?: boolean;
+  maxConnections?: number;
+}
+
+/**
+ * Opens PostgreSQL (pg pool) or, with no URL, the embedded PostgreSQL (PGlite) and brings the schema up to date.
+ *
+ * @example
+ *   const storage = await openStorage({ url: process.env.SVC_DATABASE_URL, dataDir: './data' });
+ */
+export async function openStorage(opts: StorageOptions): Promise<Storage> {
+  const storage = opts.url ? openServer(opts.url, opts.maxConnections ?? 10) : await openEmbedded(opts);
+  try {
+    await storage.migrate();
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
+  return storage;
+}
+
+function openServer(url: string, max: number): Storage {
+  const pool = new Pool({ connectionString: url, max });
+  // An idle client losing its connection must not crash the process; the next query reports the outage.
+  pool.on('error', () => undefined);
+  return new SqlStorage(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+}
+
+async function openEmbedded(opts: StorageOptions): Promise<Storage> {
+  // PGlite is ESM with a WASM payload; load it only when the embedded backend is used.
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGliteDialect } = await import('kysely-pglite-dialect');
+  if (opts.inMemory) {
+    const pg = await PGlite.create();
+    return new SqlStorage(new Kysely<Database>({ dialect: new PGliteDialect(pg) }), 'embedded');
+  }
+  const dir = path.resolve(opts.dataDir, 'pglite');
+  fs.mkdirSync(dir, { recursive: true });
+  const release = acquireDirLock(path.resolve(opts.dataDir, 'pglite.lock'));
+  try {
+    const pg = await PGlite.create(dir);
+    const storage = new SqlStorage(new Kysely<Database>({ dialect: new PGliteDialect(pg) }), 'embedded');
+    const close = storage.close.bind(storage);
+    storage.close = async () => {
+      try {
+        await close();
+      } finally {
+        release();
+      }
+    };
+    return storage;
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/**
+ * PGlite takes no lock of its own, and two processes on one data folder corrupt it: a lock file holding the
+ * owner's pid keeps the second out. A lock left by a process that no longer runs is taken over.
+ */
+export function acquireDirLock(file: string): () => void {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = fs.openSync(file, 'wx');
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      return () => fs.rmSync(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = Number(fs.readFileSync(file, 'utf8').trim());
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
+        throw new StorageError(
+          'Unavailable',
+          undefined,
+          `the data folder ${path.dirname(file)} is in use by process ${owner}; stop it or set another paths.data`,
+        );
+      }
+      fs.rmSync(file, { force: true });
+    }
+  }
+  throw new StorageError('Unavailable', undefined, `cannot lock ${file}`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

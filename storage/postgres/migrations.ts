@@ -1,0 +1,54 @@
+import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+
+/**
+ * The schema, as versioned migrations. Names sort in the order they run; never edit one that has shipped.
+ * kysely's Migrator takes a PostgreSQL advisory lock, so replicas starting together migrate once.
+ */
+const migrations: Record<string, Migration> = {
+  '0001_resources': {
+    async up(db: Kysely<unknown>) {
+      // Names compare in byte order (COLLATE "C"), as etcd keys do, so pages are the same on every server.
+      await sql`
+        CREATE TABLE resource (
+          "group" text NOT NULL,
+          resource text NOT NULL,
+          namespace text NOT NULL,
+          name text COLLATE "C" NOT NULL,
+          folder text NOT NULL DEFAULT '',
+          resource_version bigint NOT NULL,
+          value jsonb NOT NULL,
+          PRIMARY KEY ("group", resource, namespace, name)
+        )`.execute(db);
+      await sql`CREATE INDEX resource_folder_idx ON resource ("group", resource, namespace, folder)`.execute(db);
+      await sql`
+        CREATE TABLE resource_history (
+          "group" text NOT NULL,
+          resource text NOT NULL,
+          namespace text NOT NULL,
+          name text COLLATE "C" NOT NULL,
+          folder text NOT NULL DEFAULT '',
+          resource_version bigint NOT NULL,
+          previous_resource_version bigint NOT NULL,
+          action text NOT NULL,
+          value jsonb NOT NULL,
+          PRIMARY KEY ("group", resource, resource_version)
+        )`.execute(db);
+      // Later list pages read "the newest row per name at or below the list's version": one index walk.
+      await sql`CREATE INDEX resource_history_key_idx ON resource_history ("group", resource, namespace, name, resource_version DESC)`.execute(db);
+      await sql`
+        CREATE TABLE resource_version (
+          "group" text NOT NULL,
+          resource text NOT NULL,
+          resource_version bigint NOT NULL,
+          oldest_resumable bigint NOT NULL DEFAULT 0,
+          PRIMARY KEY ("group", resource)
+        )`.execute(db);
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};

@@ -1,0 +1,41 @@
+import type { ColumnType } from 'kysely';
+
+/** int8 columns come back as strings from pg and as numbers from PGlite; callers normalise with Number(). */
+type Int8 = ColumnType<string | number, number, number>;
+type Json = ColumnType<unknown, string, string>;
+
+export interface ResourceTable {
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  folder: string;
+  resource_version: Int8;
+  value: Json;
+}
+
+export interface ResourceHistoryTable {
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  folder: string;
+  resource_version: Int8;
+  previous_resource_version: Int8;
+  action: string;
+  value: Json;
+}
+
+export interface ResourceVersionTable {
+  group: string;
+  resource: string;
+  resource_version: Int8;
+  /** Lists and watches may resume only from versions >= this. */
+  oldest_resumable: Int8;
+}
+
+export interface Database {
+  resource: ResourceTable;
+  resource_history: ResourceHistoryTable;
+  resource_version: ResourceVersionTable;
+}

@@ -1,0 +1,362 @@
+import { type Kysely, Migrator, type Transaction, sql } from 'kysely';
+import type { JsonObject } from '../../pkg/meta';
+import {
+  type GroupResource,
+  type HistoryEvent,
+  type ListPage,
+  type ListQuery,
+  type ResourceKey,
+  type Storage,
+  StorageError,
+  type StorageTx,
+  type StoredObject,
+  type WatchAction,
+  type WriteOptions,
+} from '../types';
+import { labelFilterSql } from './label-sql';
+import { migrationProvider } from './migrations';
+import type { Database } from './schema';
+
+/** resourceVersions are microseconds since the epoch, or the previous one + 1 when the clock has not moved on. */
+function nowMicros(): number {
+  return Date.now() * 1000;
+}
+
+const typeKey = (t: GroupResource) => `${t.group}/${t.resource}`;
+
+/** Deadlocks and serialization failures are retried: the transaction had no effect. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 5;
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+interface Row {
+  namespace: string;
+  name: string;
+  resource_version: string | number;
+  value: unknown;
+}
+
+function toStored(t: GroupResource, row: Row): StoredObject {
+  return {
+    key: { group: t.group, resource: t.resource, namespace: row.namespace, name: row.name },
+    resourceVersion: Number(row.resource_version),
+    value: row.value as JsonObject,
+  };
+}
+
+/**
+ * Storage on PostgreSQL through kysely; the server (pg) and the embedded (PGlite) backends share every query.
+ *
+ * Ordering: a write locks its type's row in `resource_version`, takes max(now, last + 1) and commits while holding
+ * it, so versions of one type are handed out, and become visible, in commit order (see
+ * ../shared/reference/storage-notes.md). Every write is also a row of `resource_history`, which serves later list
+ * pages at the first page's version and watches.
+ */
+export class SqlStorage implements Storage {
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly backend: 'postgres' | 'embedded',
+  ) {}
+
+  async migrate(): Promise<void> {
+    const { error } = await new Migrator({ db: this.db, provider: migrationProvider }).migrateToLatest();
+    if (error) throw error;
+  }
+
+  async registerTypes(types: readonly GroupResource[]): Promise<void> {
+    for (const t of types) {
+      await this.db
+        .insertInto('resource_version')
+        .values({ group: t.group, resource: t.resource, resource_version: nowMicros(), oldest_resumable: 0 })
+        .onConflict((oc) => oc.columns(['group', 'resource']).doNothing())
+        .execute();
+    }
+  }
+
+  async transact<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction().execute((trx) => fn(new SqlTx(trx)));
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        if (attempt >= MAX_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw err;
+      }
+    }
+  }
+
+  get(key: ResourceKey): Promise<StoredObject | undefined> {
+    return getObject(this.db, key);
+  }
+
+  list(query: ListQuery): Promise<ListPage> {
+    // One snapshot for the version and the rows, so the page is the collection exactly at that version.
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute((trx) => listObjects(trx, query));
+  }
+
+  async versions(t: GroupResource): Promise<{ current: number; oldestResumable: number }> {
+    const row = await this.db
+      .selectFrom('resource_version')
+      .select(['resource_version', 'oldest_resumable'])
+      .where('group', '=', t.group)
+      .where('resource', '=', t.resource)
+      .executeTakeFirst();
+    return { current: Number(row?.resource_version ?? 0), oldestResumable: Number(row?.oldest_resumable ?? 0) };
+  }
+
+  async eventsSince(t: GroupResource, after: number, limit: number): Promise<HistoryEvent[]> {
+    const rows = await this.db
+      .selectFrom('resource_history')
+      .select(['namespace', 'name', 'resource_version', 'previous_resource_version', 'action', 'value'])
+      .where('group', '=', t.group)
+      .where('resource', '=', t.resource)
+      .where('resource_version', '>', after)
+      .orderBy('resource_version')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => toEvent(t, r));
+  }
+
+  async objectHistory(key: ResourceKey, opts: { limit: number; before?: number }): Promise<HistoryEvent[]> {
+    let q = this.db
+      .selectFrom('resource_history')
+      .select(['namespace', 'name', 'resource_version', 'previous_resource_version', 'action', 'value'])
+      .where('group', '=', key.group)
+      .where('resource', '=', key.resource)
+      .where('namespace', '=', key.namespace)
+      .where('name', '=', key.name);
+    if (opts.before !== undefined) q = q.where('resource_version', '<', opts.before);
+    const rows = await q.orderBy('resource_version', 'desc').limit(opts.limit).execute();
+    return rows.map((r) => toEvent(key, r));
+  }
+
+  async compact(t: GroupResource, before: number, opts: { keepSuperseded: boolean }): Promise<{ deleted: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      // The newest row of each name below `before` is what a list at `before` shows: keep it unless it is a
+      // deletion (then the name's whole past goes); drop what it superseded unless the kind keeps its history.
+      const result = await sql`
+        WITH latest AS (
+          SELECT DISTINCT ON (namespace, name) namespace, name, resource_version, action
+          FROM resource_history
+          WHERE "group" = ${t.group} AND resource = ${t.resource} AND resource_version < ${before}
+          ORDER BY namespace, name, resource_version DESC
+        )
+        DELETE FROM resource_history h USING latest l
+        WHERE h."group" = ${t.group} AND h.resource = ${t.resource}
+          AND h.namespace = l.namespace AND h.name = l.name
+          AND h.resource_version <= l.resource_version
+          AND (l.action = 'DELETED' OR (${!opts.keepSuperseded} AND h.resource_version < l.resource_version))`.execute(trx);
+      await trx
+        .updateTable('resource_version')
+        .set({ oldest_resumable: sql<number>`greatest(oldest_resumable, ${before}::bigint)` })
+        .where('group', '=', t.group)
+        .where('resource', '=', t.resource)
+        .execute();
+      return { deleted: Number(result.numAffectedRows ?? 0) };
+    });
+  }
+
+  async ping(): Promise<void> {
+    await sql`SELECT 1`.execute(this.db);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}
+
+function toEvent(t: GroupResource, r: Row & { previous_resource_version: string | number; action: string }): HistoryEvent {
+  return { ...toStored(t, r), action: r.action as WatchAction, previousResourceVersion: Number(r.previous_resource_version) };
+}
+
+async function getObject(db: Db, key: ResourceKey, lock?: 'share' | 'update'): Promise<StoredObject | undefined> {
+  let q = db
+    .selectFrom('resource')
+    .select(['namespace', 'name', 'resource_version', 'value'])
+    .where('group', '=', key.group)
+    .where('resource', '=', key.resource)
+    .where('namespace', '=', key.namespace)
+    .where('name', '=', key.name);
+  if (lock === 'share') q = q.forShare();
+  if (lock === 'update') q = q.forUpdate();
+  const row = await q.executeTakeFirst();
+  return row ? toStored(key, row) : undefined;
+}
+
+async function listObjects(db: Db, q: ListQuery): Promise<ListPage> {
+  const versions = await db
+    .selectFrom('resource_version')
+    .select('resource_version')
+    .where('group', '=', q.group)
+    .where('resource', '=', q.resource)
+    .executeTakeFirst();
+  const resourceVersion = q.atResourceVersion ?? Number(versions?.resource_version ?? 0);
+  if (q.names && q.names.length === 0) return { items: [], resourceVersion, more: false };
+  if (q.folders && q.folders.length === 0) return { items: [], resourceVersion, more: false };
+
+  const rows = q.atResourceVersion === undefined ? await listCurrent(db, q) : await listAt(db, q, q.atResourceVersion);
+  const more = q.limit !== undefined && rows.length > q.limit;
+  const page = more ? rows.slice(0, q.limit) : rows;
+  return { items: page.map((r) => toStored(q, r)), resourceVersion, more };
+}
+
+function listCurrent(db: Db, q: ListQuery): Promise<Row[]> {
+  let query = db
+    .selectFrom('resource as r')
+    .select(['r.namespace', 'r.name', 'r.resource_version', 'r.value'])
+    .where('r.group', '=', q.group)
+    .where('r.resource', '=', q.resource)
+    .where('r.namespace', '=', q.namespace);
+  if (q.after !== undefined) query = query.where('r.name', '>', q.after);
+  if (q.names) query = query.where('r.name', 'in', [...q.names]);
+  if (q.excludeNames?.length) query = query.where('r.name', 'not in', [...q.excludeNames]);
+  if (q.folders) query = query.where('r.folder', 'in', [...q.folders]);
+  for (const p of labelFilterSql('r', q.labels ?? [])) query = query.where(p);
+  query = query.orderBy('r.name');
+  if (q.limit !== undefined) query = query.limit(q.limit + 1);
+  return query.execute();
+}
+
+/** The collection as it was at `rv`: per name, the newest history row at or below rv, unless it is a deletion. */
+function listAt(db: Db, q: ListQuery, rv: number): Promise<Row[]> {
+  let inner = db
+    .selectFrom('resource_history as h')
+    .distinctOn('h.name')
+    .select(['h.namespace', 'h.name', 'h.resource_version', 'h.value', 'h.action', 'h.folder'])
+    .where('h.group', '=', q.group)
+    .where('h.resource', '=', q.resource)
+    .where('h.namespace', '=', q.namespace)
+    .where('h.resource_version', '<=', rv);
+  if (q.after !== undefined) inner = inner.where('h.name', '>', q.after);
+  if (q.names) inner = inner.where('h.name', 'in', [...q.names]);
+  if (q.excludeNames?.length) inner = inner.where('h.name', 'not in', [...q.excludeNames]);
+  inner = inner.orderBy('h.name').orderBy('h.resource_version', 'desc');
+
+  let query = db
+    .selectFrom(inner.as('h'))
+    .select(['h.namespace', 'h.name', 'h.resource_version', 'h.value'])
+    .where('h.action', '<>', 'DELETED');
+  if (q.folders) query = query.where('h.folder', 'in', [...q.folders]);
+  for (const p of labelFilterSql('h', q.labels ?? [])) query = query.where(p);
+  query = query.orderBy('h.name');
+  if (q.limit !== undefined) query = query.limit(q.limit + 1);
+  return query.execute();
+}
+
+class SqlTx implements StorageTx {
+  /** The counters this transaction holds locked, with the last version it handed out. */
+  private readonly counters = new Map<string, number>();
+
+  constructor(private readonly db: Transaction<Database>) {}
+
+  async lockTypes(types: readonly GroupResource[]): Promise<void> {
+    const todo = types.filter((t) => !this.counters.has(typeKey(t))).sort((a, b) => (typeKey(a) < typeKey(b) ? -1 : 1));
+    for (const t of todo) {
+      if (this.counters.has(typeKey(t))) continue;
+      const select = () =>
+        this.db
+          .selectFrom('resource_version')
+          .select('resource_version')
+          .where('group', '=', t.group)
+          .where('resource', '=', t.resource)
+          .forUpdate()
+          .executeTakeFirst();
+      let row = await select();
+      if (!row) {
+        await this.db
+          .insertInto('resource_version')
+          .values({ group: t.group, resource: t.resource, resource_version: 0, oldest_resumable: 0 })
+          .onConflict((oc) => oc.columns(['group', 'resource']).doNothing())
+          .execute();
+        row = await select();
+      }
+      this.counters.set(typeKey(t), Number(row!.resource_version));
+    }
+  }
+
+  get(key: ResourceKey, opts?: { lock?: 'share' | 'update' }): Promise<StoredObject | undefined> {
+    return getObject(this.db, key, opts?.lock);
+  }
+
+  list(query: ListQuery): Promise<ListPage> {
+    return listObjects(this.db, query);
+  }
+
+  async create(key: ResourceKey, value: JsonObject, opts: WriteOptions): Promise<StoredObject> {
+    await this.lockTypes([key]);
+    // With the type's counter held no other writer of this type runs, so check-then-insert cannot race.
+    if (await getObject(this.db, key)) throw new StorageError('KeyExists', key, `${key.name} already exists`);
+    const rv = await this.nextVersion(key);
+    const json = JSON.stringify(value);
+    await this.db
+      .insertInto('resource')
+      .values({ ...key, folder: opts.folder, resource_version: rv, value: json })
+      .execute();
+    await this.record(key, 'ADDED', rv, 0, opts.folder, json);
+    return { key, resourceVersion: rv, value };
+  }
+
+  async update(key: ResourceKey, value: JsonObject, expected: number, opts: WriteOptions): Promise<StoredObject> {
+    await this.lockTypes([key]);
+    const current = await getObject(this.db, key, 'update');
+    if (!current) throw new StorageError('NotFound', key, `${key.name} not found`);
+    if (current.resourceVersion !== expected) throw new StorageError('Conflict', key, `${key.name} was modified`);
+    const rv = await this.nextVersion(key);
+    const json = JSON.stringify(value);
+    const result = await this.db
+      .updateTable('resource')
+      .set({ folder: opts.folder, resource_version: rv, value: json })
+      .where('group', '=', key.group)
+      .where('resource', '=', key.resource)
+      .where('namespace', '=', key.namespace)
+      .where('name', '=', key.name)
+      .where('resource_version', '=', expected)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new StorageError('Conflict', key, `${key.name} was modified`);
+    await this.record(key, 'MODIFIED', rv, expected, opts.folder, json);
+    return { key, resourceVersion: rv, value };
+  }
+
+  async delete(key: ResourceKey, expected?: number, finalValue?: JsonObject): Promise<StoredObject> {
+    await this.lockTypes([key]);
+    const current = await getObject(this.db, key, 'update');
+    if (!current) throw new StorageError('NotFound', key, `${key.name} not found`);
+    if (expected !== undefined && current.resourceVersion !== expected) {
+      throw new StorageError('Conflict', key, `${key.name} was modified`);
+    }
+    const rv = await this.nextVersion(key);
+    const value = finalValue ?? current.value;
+    const folder = await this.db
+      .deleteFrom('resource')
+      .where('group', '=', key.group)
+      .where('resource', '=', key.resource)
+      .where('namespace', '=', key.namespace)
+      .where('name', '=', key.name)
+      .returning('folder')
+      .executeTakeFirstOrThrow();
+    await this.record(key, 'DELETED', rv, current.resourceVersion, folder.folder, JSON.stringify(value));
+    return { key, resourceVersion: rv, value };
+  }
+
+  private async nextVersion(t: GroupResource): Promise<number> {
+    const next = Math.max(nowMicros(), this.counters.get(typeKey(t))! + 1);
+    this.counters.set(typeKey(t), next);
+    await this.db
+      .updateTable('resource_version')
+      .set({ resource_version: next })
+      .where('group', '=', t.group)
+      .where('resource', '=', t.resource)
+      .execute();
+    return next;
+  }
+
+  private async record(key: ResourceKey, action: WatchAction, rv: number, previous: number, folder: string, json: string) {
+    await this.db
+      .insertInto('resource_history')
+      .values({ ...key, folder, action, resource_version: rv, previous_resource_version: previous, value: json })
+      .execute();
+  }
+}

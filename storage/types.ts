@@ -1,0 +1,124 @@
+/**
+ * The storage contract: envelopes keyed by (group, resource, namespace, name), versioned by a resourceVersion
+ * that grows in commit order per (group, resource). Storage knows nothing of HTTP, kinds or zod; it throws
+ * `StorageError`s that `pkg/registry` turns into API errors.
+ */
+import type { JsonObject } from '../pkg/meta';
+
+export interface GroupResource {
+  group: string;
+  resource: string;
+}
+
+export interface ResourceKey extends GroupResource {
+  namespace: string;
+  name: string;
+}
+
+/** A stored envelope. `value` is the object without `metadata.resourceVersion`; `resourceVersion` is authoritative. */
+export interface StoredObject {
+  key: ResourceKey;
+  resourceVersion: number;
+  value: JsonObject;
+}
+
+export type WatchAction = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One row of history: the object as written (for DELETED, as it was when deleted) at `resourceVersion`. */
+export interface HistoryEvent extends StoredObject {
+  action: WatchAction;
+  /** The version this write replaced (0 for ADDED). */
+  previousResourceVersion: number;
+}
+
+/** Label requirement, structurally the same as `pkg/registry/selectors` LabelRequirement. */
+export interface LabelFilter {
+  key: string;
+  operator: 'Equals' | 'NotEquals' | 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'GreaterThan' | 'LessThan';
+  values: string[];
+}
+
+export interface ListQuery extends GroupResource {
+  namespace: string;
+  /** Return names strictly greater than this (keyset pagination, byte order). */
+  after?: string;
+  /** Page size; undefined = everything. The result says whether more remain. */
+  limit?: number;
+  /** Read the collection as it was at this resourceVersion (later pages); unset = now. */
+  atResourceVersion?: number;
+  labels?: readonly LabelFilter[];
+  /** Only these names (field selector metadata.name=...). */
+  names?: readonly string[];
+  /** Exclude these names (field selector metadata.name!=...). */
+  excludeNames?: readonly string[];
+  /** Only objects whose folder is one of these (the `svc.app/folder` annotation, '' = root). */
+  folders?: readonly string[];
+}
+
+export interface ListPage {
+  items: StoredObject[];
+  /** The resourceVersion the page shows the collection at. */
+  resourceVersion: number;
+  /** True when more items follow the last one returned. */
+  more: boolean;
+}
+
+export interface WriteOptions {
+  /** The `svc.app/folder` annotation, kept in an indexed column for folder queries and cascades. */
+  folder: string;
+}
+
+/** Reads and writes inside one database transaction; every write takes the next resourceVersion. */
+export interface StorageTx {
+  /**
+   * Lock the resourceVersion counters of these resource types (sorted, to keep a global lock order). Writes
+   * lock their own type implicitly; a write that touches several types locks them all first.
+   */
+  lockTypes(types: readonly GroupResource[]): Promise<void>;
+  /** Read one object; `lock: 'share'` keeps it from being deleted or changed until the transaction ends. */
+  get(key: ResourceKey, opts?: { lock?: 'share' | 'update' }): Promise<StoredObject | undefined>;
+  list(query: ListQuery): Promise<ListPage>;
+  /** Throws StorageError 'KeyExists'. */
+  create(key: ResourceKey, value: JsonObject, opts: WriteOptions): Promise<StoredObject>;
+  /** Throws 'NotFound', or 'Conflict' when the stored version is not `expectedResourceVersion`. */
+  update(key: ResourceKey, value: JsonObject, expectedResourceVersion: number, opts: WriteOptions): Promise<StoredObject>;
+  /** Deletes and records `finalValue` (default: the stored value) in history. Throws 'NotFound' or 'Conflict'. */
+  delete(key: ResourceKey, expectedResourceVersion?: number, finalValue?: JsonObject): Promise<StoredObject>;
+}
+
+export interface Storage {
+  readonly backend: 'postgres' | 'embedded';
+  /** Creates or upgrades the schema; safe to call from several processes at once. */
+  migrate(): Promise<void>;
+  /** Makes sure each type has a counter, so that an empty collection still has a resourceVersion. */
+  registerTypes(types: readonly GroupResource[]): Promise<void>;
+  transact<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>;
+  get(key: ResourceKey): Promise<StoredObject | undefined>;
+  list(query: ListQuery): Promise<ListPage>;
+  /** The newest resourceVersion of a type, and the oldest one a list or watch may still resume from. */
+  versions(type: GroupResource): Promise<{ current: number; oldestResumable: number }>;
+  /** History events of a type with resourceVersion > `after`, oldest first (feeds watch). */
+  eventsSince(type: GroupResource, after: number, limit: number): Promise<HistoryEvent[]>;
+  /** History of one object, newest first, optionally only versions older than `before`. */
+  objectHistory(key: ResourceKey, opts: { limit: number; before?: number }): Promise<HistoryEvent[]>;
+  /**
+   * Forget history older than `before`: lists and watches may no longer resume from there. Superseded versions
+   * are dropped unless `keepSuperseded` (kinds whose history is a feature, like dashboard versions).
+   */
+  compact(type: GroupResource, before: number, opts: { keepSuperseded: boolean }): Promise<{ deleted: number }>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type StorageErrorCode = 'KeyExists' | 'NotFound' | 'Conflict' | 'Unavailable';
+
+export class StorageError extends Error {
+  constructor(
+    readonly code: StorageErrorCode,
+    readonly key: ResourceKey | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StorageError';
+  }
+}

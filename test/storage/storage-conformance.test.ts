@@ -1,0 +1,248 @@
+/**
+ * One storage conformance suite, run against the PostgreSQL server and the embedded PGlite backend.
+ * It speaks only the Storage interface.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openStorage, type ResourceKey, type Storage, StorageError } from '../../storage';
+import { type Backend, createTestStorage } from '../support/backend';
+
+const T = { group: 'test.svc.app', resource: 'widgets' };
+const OTHER = { group: 'test.svc.app', resource: 'gadgets' };
+const key = (name: string, namespace = 'default'): ResourceKey => ({ ...T, namespace, name });
+const obj = (name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name, ...extra }, spec: { n: name } });
+const noFolder = { folder: '' };
+
+async function storageCode(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof StorageError) return err.code;
+    throw err;
+  }
+  return 'no error';
+}
+
+describe.each<Backend>(['postgres', 'embedded'])('storage conformance (%s)', (backend) => {
+  let storage: Storage;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ storage, close } = await createTestStorage(backend));
+    await storage.registerTypes([T, OTHER]);
+  });
+  afterAll(() => close());
+
+  test('create, get, and create of an existing key fails with KeyExists', async () => {
+    const created = await storage.transact((tx) => tx.create(key('a1'), obj('a1'), noFolder));
+    expect(created.resourceVersion).toBeGreaterThan(0);
+    const got = await storage.get(key('a1'));
+    expect(got).toEqual({ key: key('a1'), resourceVersion: created.resourceVersion, value: obj('a1') });
+    expect(await storageCode(storage.transact((tx) => tx.create(key('a1'), obj('a1'), noFolder)))).toBe('KeyExists');
+    expect(await storage.get(key('missing'))).toBeUndefined();
+  });
+
+  test('update needs the current resourceVersion; delete honours an expected version', async () => {
+    const c = await storage.transact((tx) => tx.create(key('u1'), obj('u1'), noFolder));
+    const u = await storage.transact((tx) => tx.update(key('u1'), obj('u1', { labels: { x: '1' } }), c.resourceVersion, noFolder));
+    expect(u.resourceVersion).toBeGreaterThan(c.resourceVersion);
+    expect(await storageCode(storage.transact((tx) => tx.update(key('u1'), obj('u1'), c.resourceVersion, noFolder)))).toBe('Conflict');
+    expect(await storageCode(storage.transact((tx) => tx.update(key('nope'), obj('nope'), 1, noFolder)))).toBe('NotFound');
+    expect(await storageCode(storage.transact((tx) => tx.delete(key('u1'), c.resourceVersion)))).toBe('Conflict');
+    const d = await storage.transact((tx) => tx.delete(key('u1'), u.resourceVersion));
+    expect(d.resourceVersion).toBeGreaterThan(u.resourceVersion);
+    expect(await storage.get(key('u1'))).toBeUndefined();
+    expect(await storageCode(storage.transact((tx) => tx.delete(key('u1'))))).toBe('NotFound');
+  });
+
+  test('a failed transaction leaves nothing behind', async () => {
+    const before = await storage.versions(T);
+    await expect(
+      storage.transact(async (tx) => {
+        await tx.create(key('rolled-back'), obj('rolled-back'), noFolder);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await storage.get(key('rolled-back'))).toBeUndefined();
+    expect(await storage.versions(T)).toEqual(before);
+  });
+
+  test('resourceVersions grow per type and every write is in history', async () => {
+    const start = (await storage.versions(T)).current;
+    const a = await storage.transact((tx) => tx.create(key('h1'), obj('h1'), noFolder));
+    const b = await storage.transact((tx) => tx.update(key('h1'), obj('h1', { labels: { v: '2' } }), a.resourceVersion, noFolder));
+    const c = await storage.transact((tx) => tx.delete(key('h1')));
+    expect(a.resourceVersion).toBeGreaterThan(start);
+    expect((await storage.versions(T)).current).toBe(c.resourceVersion);
+    const events = await storage.eventsSince(T, start, 100);
+    const mine = events.filter((e) => e.key.name === 'h1');
+    expect(mine.map((e) => [e.action, e.resourceVersion, e.previousResourceVersion])).toEqual([
+      ['ADDED', a.resourceVersion, 0],
+      ['MODIFIED', b.resourceVersion, a.resourceVersion],
+      ['DELETED', c.resourceVersion, b.resourceVersion],
+    ]);
+    const history = await storage.objectHistory(key('h1'), { limit: 10 });
+    expect(history.map((e) => e.resourceVersion)).toEqual([c.resourceVersion, b.resourceVersion, a.resourceVersion]);
+    expect((await storage.objectHistory(key('h1'), { limit: 10, before: c.resourceVersion })).length).toBe(2);
+  });
+
+  test('pages are keyset-ordered in byte order, and a later page shows the collection at the first page version', async () => {
+    const ns = 'paging';
+    for (const n of ['b', 'a', 'C', 'd', 'e']) await storage.transact((tx) => tx.create(key(n, ns), obj(n), noFolder));
+    const first = await storage.list({ ...T, namespace: ns, limit: 2 });
+    expect(first.items.map((i) => i.key.name)).toEqual(['C', 'a']);
+    expect(first.more).toBe(true);
+
+    // Writes between pages must not show on later pages.
+    const d = (await storage.get(key('d', ns)))!;
+    await storage.transact(async (tx) => {
+      await tx.delete(key('b', ns));
+      await tx.create(key('bb', ns), obj('bb'), noFolder);
+      await tx.update(key('d', ns), obj('d', { labels: { changed: 'yes' } }), d.resourceVersion, noFolder);
+    });
+    const second = await storage.list({ ...T, namespace: ns, limit: 2, after: 'a', atResourceVersion: first.resourceVersion });
+    expect(second.items.map((i) => i.key.name)).toEqual(['b', 'd']);
+    expect(second.items[1].value).toEqual(obj('d'));
+    expect(second.resourceVersion).toBe(first.resourceVersion);
+    const third = await storage.list({ ...T, namespace: ns, limit: 2, after: 'd', atResourceVersion: first.resourceVersion });
+    expect(third.items.map((i) => i.key.name)).toEqual(['e']);
+    expect(third.more).toBe(false);
+
+    // And a fresh list sees the new state.
+    const now = await storage.list({ ...T, namespace: ns });
+    expect(now.items.map((i) => i.key.name)).toEqual(['C', 'a', 'bb', 'd', 'e']);
+    expect(now.resourceVersion).toBeGreaterThan(first.resourceVersion);
+  });
+
+  test('label, name and folder filters, now and at a past version', async () => {
+    const ns = 'filters';
+    const put = (n: string, labels: Record<string, string>, folder = '') =>
+      storage.transact((tx) => tx.create(key(n, ns), obj(n, { labels }), { folder }));
+    await put('p1', { env: 'prod', tier: '1' }, 'f1');
+    await put('p2', { env: 'dev', tier: '10' }, 'f2');
+    await put('p3', { tier: 'x' });
+    const names = async (q: Partial<Parameters<Storage['list']>[0]>) => {
+      const now = await storage.list({ ...T, namespace: ns, ...q });
+      const past = await storage.list({ ...T, namespace: ns, atResourceVersion: now.resourceVersion, ...q });
+      expect(past.items.map((i) => i.key.name)).toEqual(now.items.map((i) => i.key.name));
+      return now.items.map((i) => i.key.name);
+    };
+    expect(await names({ labels: [{ key: 'env', operator: 'Equals', values: ['prod'] }] })).toEqual(['p1']);
+    expect(await names({ labels: [{ key: 'env', operator: 'NotEquals', values: ['prod'] }] })).toEqual(['p2', 'p3']);
+    expect(await names({ labels: [{ key: 'env', operator: 'In', values: ['dev', 'prod'] }] })).toEqual(['p1', 'p2']);
+    expect(await names({ labels: [{ key: 'env', operator: 'NotIn', values: ['dev'] }] })).toEqual(['p1', 'p3']);
+    expect(await names({ labels: [{ key: 'env', operator: 'Exists', values: [] }] })).toEqual(['p1', 'p2']);
+    expect(await names({ labels: [{ key: 'env', operator: 'DoesNotExist', values: [] }] })).toEqual(['p3']);
+    expect(await names({ labels: [{ key: 'tier', operator: 'GreaterThan', values: ['5'] }] })).toEqual(['p2']);
+    expect(await names({ labels: [{ key: 'tier', operator: 'LessThan', values: ['5'] }] })).toEqual(['p1']);
+    expect(await names({ names: ['p2', 'zz'] })).toEqual(['p2']);
+    expect(await names({ names: [] })).toEqual([]);
+    expect(await names({ excludeNames: ['p2'] })).toEqual(['p1', 'p3']);
+    expect(await names({ folders: ['f1', ''] })).toEqual(['p1', 'p3']);
+  });
+
+  test('namespaces and types are separate collections', async () => {
+    await storage.transact((tx) => tx.create(key('same', 'ns-a'), obj('same'), noFolder));
+    await storage.transact((tx) => tx.create({ ...OTHER, namespace: 'ns-a', name: 'same' }, obj('other'), noFolder));
+    expect((await storage.list({ ...T, namespace: 'ns-b' })).items).toEqual([]);
+    expect((await storage.get({ ...OTHER, namespace: 'ns-a', name: 'same' }))?.value).toEqual(obj('other'));
+  });
+
+  test('of concurrent updates from one resourceVersion exactly one wins', async () => {
+    const c = await storage.transact((tx) => tx.create(key('race'), obj('race'), noFolder));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        storageCode(storage.transact((tx) => tx.update(key('race'), obj('race', { labels: { i: String(i) } }), c.resourceVersion, noFolder))),
+      ),
+    );
+    expect(results.filter((r) => r === 'no error')).toHaveLength(1);
+    expect(results.filter((r) => r === 'Conflict')).toHaveLength(7);
+  });
+
+  test('a reader resuming from the last version it saw misses no write and repeats none, under concurrent writers', async () => {
+    const start = (await storage.versions(T)).current;
+    const seen: number[] = [];
+    const names: string[] = [];
+    let last = start;
+    let writing = true;
+    const poll = async () => {
+      const events = await storage.eventsSince(T, last, 1000);
+      for (const e of events) {
+        seen.push(e.resourceVersion);
+        names.push(e.key.name);
+        last = e.resourceVersion;
+      }
+    };
+    const poller = (async () => {
+      while (writing) {
+        await poll();
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    })();
+    const total = 120;
+    await Promise.all(
+      Array.from({ length: 6 }, (_, w) =>
+        (async () => {
+          for (let i = w; i < total; i += 6) await storage.transact((tx) => tx.create(key(`w-${i}`, 'race'), obj(`w-${i}`), noFolder));
+        })(),
+      ),
+    );
+    writing = false;
+    await poller;
+    await poll();
+    expect(new Set(names).size).toBe(total);
+    expect(names).toHaveLength(total);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]);
+  });
+
+  test('compaction forgets the past before a version but keeps what lists at later versions need', async () => {
+    const C = { group: 'test.svc.app', resource: 'compacted' };
+    const k = (name: string): ResourceKey => ({ ...C, namespace: 'default', name });
+    await storage.registerTypes([C]);
+    const a = await storage.transact((tx) => tx.create(k('keep'), obj('keep'), noFolder));
+    const a2 = await storage.transact((tx) => tx.update(k('keep'), obj('keep', { labels: { v: '2' } }), a.resourceVersion, noFolder));
+    await storage.transact((tx) => tx.create(k('gone'), obj('gone'), noFolder));
+    await storage.transact((tx) => tx.delete(k('gone')));
+    const cut = (await storage.versions(C)).current + 1;
+    const after = await storage.transact((tx) => tx.update(k('keep'), obj('keep', { labels: { v: '3' } }), a2.resourceVersion, noFolder));
+
+    const { deleted } = await storage.compact(C, cut, { keepSuperseded: false });
+    expect(deleted).toBe(3); // keep@a, gone@create, gone@delete
+    expect((await storage.versions(C)).oldestResumable).toBe(cut);
+    expect((await storage.objectHistory(k('keep'), { limit: 10 })).map((e) => e.resourceVersion)).toEqual([after.resourceVersion, a2.resourceVersion]);
+    expect((await storage.objectHistory(k('gone'), { limit: 10 }))).toEqual([]);
+    const atCut = await storage.list({ ...C, namespace: 'default', atResourceVersion: cut });
+    expect(atCut.items.map((i) => [i.key.name, i.resourceVersion])).toEqual([['keep', a2.resourceVersion]]);
+
+    const b = await storage.transact((tx) => tx.create(k('kept'), obj('kept'), noFolder));
+    await storage.transact((tx) => tx.update(k('kept'), obj('kept', { labels: { v: '2' } }), b.resourceVersion, noFolder));
+    await storage.compact(C, (await storage.versions(C)).current + 1, { keepSuperseded: true });
+    expect(await storage.objectHistory(k('kept'), { limit: 10 })).toHaveLength(2);
+  });
+});
+
+describe('embedded backend on disk', () => {
+  test('data survives a restart, and a second process cannot open the same folder', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pglite-'));
+    try {
+      const first = await openStorage({ dataDir: dir });
+      await first.registerTypes([T]);
+      await first.transact((tx) => tx.create(key('persisted'), obj('persisted'), noFolder));
+      // The lock file names a live process other than us: the open is refused with a clear message.
+      const lock = path.join(dir, 'pglite.lock');
+      const ours = fs.readFileSync(lock, 'utf8');
+      fs.writeFileSync(lock, String(process.ppid));
+      await expect(openStorage({ dataDir: dir })).rejects.toThrow(`is in use by process ${process.ppid}`);
+      fs.writeFileSync(lock, ours);
+      await first.close();
+      expect(fs.existsSync(lock)).toBe(false);
+
+      const second = await openStorage({ dataDir: dir });
+      expect((await second.get(key('persisted')))?.value).toEqual(obj('persisted'));
+      await second.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
