@@ -1,0 +1,17 @@
+/**
+ * The anchor's slug: lower case, runs of anything but letters and digits become one '-', no '-' at the ends.
+ * @example slugify('Prod: API latency!') // 'prod-api-latency'
+ */
+export function slugify(title: string): string {
+  return title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** `/d/<uid>/<slug>`, the dashboard's page in the frontend. */
+export function dashboardUrl(uid: string, title: string): string {
+  return `/d/${uid}/${slugify(title)}`;
+}

@@ -1,0 +1,9 @@
+import { z } from 'zod';
+
+/** Folder spec (spec §2.3). Unknown keys are kept as sent. */
+export const folderSpecSchema = z.looseObject({
+  title: z.string().refine((t) => t.trim() !== '', 'folder title cannot be empty'),
+  description: z.string().nullish(),
+});
+
+export type FolderSpec = z.infer<typeof folderSpecSchema>;

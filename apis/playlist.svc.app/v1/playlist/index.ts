@@ -1,0 +1,18 @@
+import type { KindRegistration } from '../../../../pkg/meta';
+import { type PlaylistSpec, playlistSpecSchema } from './playlist-schema';
+
+/** Playlist, `playlist.svc.app/v1` (spec §2.10, §4.8): no strategy, the generic registry does it all. */
+export const playlistKind = {
+  group: 'playlist.svc.app',
+  version: 'v1',
+  kind: 'Playlist',
+  plural: 'playlists',
+  singular: 'playlist',
+  categories: ['svc'],
+  specSchema: playlistSpecSchema,
+  deleteResponse: 'status',
+  printerColumns: [
+    { name: 'Title', type: 'string', jsonPath: '.spec.title' },
+    { name: 'Interval', type: 'string', jsonPath: '.spec.interval' },
+  ],
+} satisfies KindRegistration<PlaylistSpec>;

@@ -1,0 +1,50 @@
+import { ConfigError, loadConfig, usage } from '../../pkg/config';
+import { createLogger } from '../../pkg/log';
+import { startServer } from '../../pkg/server/server';
+
+/**
+ * The process: configuration (defaults <- file <- SVC_* environment <- flags), database, server; SIGTERM and
+ * SIGINT drain in-flight requests and close the database before exiting.
+ */
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${usage()}\n`);
+    return;
+  }
+  let config;
+  try {
+    config = loadConfig({ argv, env: process.env, cwd: process.cwd() });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`dashboard-apiserver: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.log.level);
+  let server;
+  try {
+    server = await startServer(config, log);
+  } catch (err) {
+    log.error('cannot start', { error: err instanceof Error ? err.message : String(err) });
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error('shutdown failed', { error: String(err) });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+void main();

@@ -1,0 +1,76 @@
+import type { ZodType } from 'zod';
+import type { StatusCause, StatusError } from '../errors';
+import type { Resource } from './types';
+
+/**
+ * The hooks a kind may plug into the generic registry. All are optional; most kinds write none.
+ * They run in this fixed order on every write:
+ *   prepareForCreate / prepareForUpdate -> (schema check) -> validate -> canonicalize
+ * and `decorate` runs on every object the API returns.
+ */
+export interface KindStrategy<Spec = unknown> {
+  /** Normalises a new object before validation: clears what a client may not set. May mutate `obj`. */
+  prepareForCreate?(obj: Resource<Spec>): void;
+  /** Normalises an update before validation; `old` is the stored object. May mutate `obj`, never `old`. */
+  prepareForUpdate?(obj: Resource<Spec>, old: Resource<Spec>): void;
+  /** Pure: returns one cause per invalid field (empty when valid). Runs after the spec schema passed. */
+  validate?(obj: Resource<Spec>, old?: Resource<Spec>): StatusCause[];
+  /** Brings a valid object to its stored form. May mutate `obj`. */
+  canonicalize?(obj: Resource<Spec>): void;
+  /** Adds derived, never-stored fields to an object on its way out (for example `spec.uid`). May mutate `obj`. */
+  decorate?(obj: Resource<Spec>): void;
+}
+
+/** A printer column, as CRD `additionalPrinterColumns` declare them. */
+export interface PrinterColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  jsonPath: string;
+  description?: string;
+  priority?: number;
+}
+
+/**
+ * Everything the registry and the HTTP layer need to serve a kind.
+ *
+ * @example
+ *   export const playlistKind = {
+ *     group: 'playlist.svc.app', version: 'v1', kind: 'Playlist', plural: 'playlists', singular: 'playlist',
+ *     specSchema: playlistSpecSchema, deleteResponse: 'status',
+ *   } satisfies KindRegistration<PlaylistSpec>;
+ */
+export interface KindRegistration<Spec = unknown> {
+  group: string;
+  version: string;
+  kind: string;
+  /** The resource name in paths: `dashboards`. */
+  plural: string;
+  singular: string;
+  shortNames?: string[];
+  categories?: string[];
+  /** Validates `spec`; unknown keys a kind keeps must be allowed by the schema itself (z.looseObject). */
+  specSchema: ZodType<Spec>;
+  strategy?: KindStrategy<Spec>;
+  /**
+   * The object lives in a folder named by its `svc.app/folder` annotation: the folder must exist, and deleting
+   * the folder deletes the object too.
+   */
+  inFolder?: boolean;
+  /** This kind is the folder kind the `svc.app/folder` annotation of every `inFolder` kind points to. */
+  isFolder?: boolean;
+  /** What DELETE answers: a `Status` (with details) or the object as deleted. */
+  deleteResponse: 'status' | 'object';
+  /** The error a stale update gets; default the Kubernetes 409 Conflict. */
+  conflictError?: (name: string) => StatusError;
+  /** Compaction keeps every version (the kind shows its history to users). */
+  keepsHistory?: boolean;
+  printerColumns?: PrinterColumn[];
+}
+
+/**
+ * The registry treats every spec as JSON; a kind's typed hooks were checked against its own schema by
+ * `satisfies KindRegistration<Spec>`, so its spec type can be forgotten here, in one place.
+ */
+export function anyKind<Spec>(kind: KindRegistration<Spec>): KindRegistration {
+  return kind as unknown as KindRegistration;
+}

@@ -1,0 +1,369 @@
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { type StatusCause, StatusError } from '../errors';
+import { Annotations, type JsonObject, type KindRegistration, type Resource, type ResourceList } from '../meta';
+import { type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
+import { decodeContinue, encodeContinue } from './continue-token';
+import type { DeleteOptions, ListOptions, RequestContext, WriteOptions } from './context';
+import { checkFolder, deleteFolderContents, deleteTouches, type FolderRules, folderOf, typeOf } from './folder-tree';
+import { updateManagedFields } from './managed-fields';
+import { generateName, generateNameProblem, nameProblem } from './names';
+import { clientAnnotations, nonEmpty, type ParsedBody, parseBody } from './object-meta';
+import { parseFieldSelector, parseLabelSelector } from './selectors';
+import { toStatusError } from './storage-errors';
+import { causesFromZod } from './zod-causes';
+
+export interface RegistryOptions {
+  nestedFolders: boolean;
+}
+
+/** How often a generated name is retried when it collides. */
+const GENERATE_NAME_ATTEMPTS = 8;
+
+const EXPIRED_CONTINUE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
+
+/** Kubernetes writes timestamps with second precision. */
+const timestamp = (d = new Date()) => `${d.toISOString().slice(0, 19)}Z`;
+
+/**
+ * The generic registry: one CRUD engine for every kind (kube-apiserver's generic store). It alone sets the
+ * system fields (uid, creationTimestamp, generation, resourceVersion, managedFields, createdBy/updatedBy);
+ * kinds plug in a schema and optional strategy hooks.
+ *
+ * @example
+ *   const registry = new Registry(storage, allKinds, { nestedFolders: true });
+ *   await registry.init();
+ *   const created = await registry.create(ctx, playlistKind, { metadata: { generateName: 'pl-' }, spec });
+ */
+export class Registry {
+  private readonly folders: FolderRules;
+
+  constructor(
+    readonly storage: Storage,
+    readonly kinds: readonly KindRegistration[],
+    options: RegistryOptions,
+  ) {
+    this.folders = { folderKind: kinds.find((k) => k.isFolder), nestedFolders: options.nestedFolders };
+  }
+
+  async init(): Promise<void> {
+    await this.storage.registerTypes(this.kinds.map(typeOf));
+  }
+
+  /** The kind served at /apis/<group>/<version>/.../<plural>, if any. */
+  find(group: string, version: string, plural: string): KindRegistration | undefined {
+    return this.kinds.find((k) => k.group === group && k.version === version && k.plural === plural);
+  }
+
+  async get(ctx: RequestContext, kind: KindRegistration, name: string): Promise<Resource> {
+    const stored = await this.call(kind, name, () => this.storage.get(this.key(ctx, kind, name)));
+    if (!stored) throw StatusError.notFound(gr(kind), name);
+    return this.output(kind, stored);
+  }
+
+  async list(ctx: RequestContext, kind: KindRegistration, opts: ListOptions): Promise<ResourceList> {
+    const labels = parseLabelSelector(opts.labelSelector);
+    const fields = parseFieldSelector(opts.fieldSelector);
+    const names: string[] = [];
+    const excludeNames: string[] = [];
+    let otherNamespace = false;
+    for (const f of fields) {
+      if (f.field === 'metadata.name') (f.operator === 'Equals' ? names : excludeNames).push(f.value);
+      if (f.field === 'metadata.namespace' && (f.value === ctx.namespace) !== (f.operator === 'Equals')) otherNamespace = true;
+    }
+    // metadata.name=a,metadata.name=b can match nothing; another namespace matches nothing here either.
+    const wanted = new Set(names);
+    const onlyNames = otherNamespace || wanted.size > 1 ? [] : wanted.size === 1 ? [...wanted] : undefined;
+    let position: { resourceVersion: number; after: string } | undefined;
+    if (opts.continue) {
+      position = decodeContinue(opts.continue);
+      const versions = await this.call(kind, '', () => this.storage.versions(typeOf(kind)));
+      if (position.resourceVersion > versions.current) throw StatusError.badRequest('continue key is not valid: resourceVersion is in the future');
+      if (position.resourceVersion < versions.oldestResumable) throw StatusError.expired(EXPIRED_CONTINUE);
+    }
+    const page = await this.call(kind, '', () =>
+      this.storage.list({
+        ...typeOf(kind),
+        namespace: ctx.namespace,
+        limit: opts.limit,
+        after: position?.after,
+        atResourceVersion: position?.resourceVersion,
+        labels,
+        names: onlyNames,
+        excludeNames,
+      }),
+    );
+    const items = page.items.map((s) => this.output(kind, s));
+    const last = page.items[page.items.length - 1];
+    return {
+      apiVersion: apiVersion(kind),
+      kind: `${kind.kind}List`,
+      metadata: {
+        resourceVersion: String(page.resourceVersion),
+        ...(page.more && last ? { continue: encodeContinue(page.resourceVersion, last.key.name) } : {}),
+      },
+      items,
+    };
+  }
+
+  async create(ctx: RequestContext, kind: KindRegistration, body: unknown, opts: WriteOptions = {}): Promise<Resource> {
+    const input = parseBody(kind, body, ctx.namespace);
+    const { name: requested, generateName: prefix, resourceVersion } = input.metadata;
+    if (resourceVersion) throw StatusError.badRequest('resourceVersion should not be set on objects to be created');
+    const problem = requested ? nameProblem(requested) : prefix ? generateNameProblem(prefix) : 'Required value: name or generateName is required';
+    if (problem) {
+      throw StatusError.invalid(kind, requested ?? '', [{ field: requested || !prefix ? 'metadata.name' : 'metadata.generateName', message: problem }]);
+    }
+    for (let attempt = 1; ; attempt++) {
+      const obj = this.newObject(ctx, kind, requested ?? generateName(prefix!), input);
+      try {
+        return await this.transact(kind, obj.metadata.name, async (tx) => {
+          await tx.lockTypes([typeOf(kind)]);
+          await checkFolder(tx, this.folders, kind, obj);
+          if (opts.dryRun) {
+            if (await tx.get(this.key(ctx, kind, obj.metadata.name))) throw new StorageError('KeyExists', undefined, 'exists');
+            return this.decorate(kind, obj);
+          }
+          return this.output(kind, await tx.create(this.key(ctx, kind, obj.metadata.name), forStorage(obj), { folder: folderOf(obj) }));
+        });
+      } catch (err) {
+        const collided = err instanceof StatusError && err.reason === 'AlreadyExists';
+        if (!collided || requested || attempt >= GENERATE_NAME_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  /** PUT: replaces the object; the body must carry the resourceVersion it was read at. */
+  async update(ctx: RequestContext, kind: KindRegistration, name: string, body: unknown, opts: WriteOptions = {}): Promise<Resource> {
+    const input = parseBody(kind, body, ctx.namespace);
+    checkNameMatches(input, name);
+    const rv = input.metadata.resourceVersion;
+    if (!rv) {
+      throw StatusError.invalid(kind, name, [{ field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }]);
+    }
+    const expected = parseResourceVersion(rv);
+    return this.guaranteedUpdate(ctx, kind, name, opts, () => ({ input, expected }));
+  }
+
+  /**
+   * Read-modify-write under the type's lock: `patch` turns the current object (as clients see it) into the
+   * new body. A `metadata.resourceVersion` in the result is a precondition, as in kube-apiserver.
+   */
+  async patch(ctx: RequestContext, kind: KindRegistration, name: string, patch: (current: Resource) => unknown, opts: WriteOptions = {}): Promise<Resource> {
+    return this.guaranteedUpdate(ctx, kind, name, opts, (current, storedVersion) => {
+      const patched = patch(current);
+      const input = parseBody(kind, patched, ctx.namespace);
+      checkNameMatches(input, name);
+      const rv = input.metadata.resourceVersion;
+      return { input, expected: rv ? parseResourceVersion(rv) : storedVersion };
+    });
+  }
+
+  async delete(ctx: RequestContext, kind: KindRegistration, name: string, opts: DeleteOptions = {}): Promise<Resource | JsonObject> {
+    const key = this.key(ctx, kind, name);
+    const deleted = await this.transact(kind, name, async (tx) => {
+      await tx.lockTypes(deleteTouches(kind, this.kinds));
+      const current = await tx.get(key);
+      if (!current) throw StatusError.notFound(gr(kind), name);
+      checkPreconditions(kind, name, current, opts.preconditions);
+      if (opts.dryRun) return current;
+      if (kind.isFolder) await deleteFolderContents(tx, kind, this.kinds, ctx.namespace, name);
+      return tx.delete(key, current.resourceVersion);
+    });
+    const obj = this.output(kind, deleted);
+    if (kind.deleteResponse === 'object') return obj;
+    return {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name, group: kind.group, kind: kind.plural, uid: obj.metadata.uid },
+      code: 200,
+    };
+  }
+
+  private async guaranteedUpdate(
+    ctx: RequestContext,
+    kind: KindRegistration,
+    name: string,
+    opts: WriteOptions,
+    produce: (current: Resource, storedVersion: number) => { input: ParsedBody; expected: number },
+  ): Promise<Resource> {
+    const key = this.key(ctx, kind, name);
+    return this.transact(kind, name, async (tx) => {
+      // With the type locked no other writer runs: the read below is the state the write replaces.
+      await tx.lockTypes([typeOf(kind)]);
+      const stored = await tx.get(key);
+      if (!stored) throw StatusError.notFound(gr(kind), name);
+      const current = toResource(stored);
+      const { input, expected } = produce(this.decorate(kind, structuredClone(current)), stored.resourceVersion);
+      if (expected !== stored.resourceVersion) throw toStatusError(new StorageError('Conflict', key, 'stale'), kind, name);
+      const next = this.nextObject(ctx, kind, current, input);
+      if (!next) return this.decorate(kind, current);
+      await checkFolder(tx, this.folders, kind, next);
+      if (opts.dryRun) return this.decorate(kind, next);
+      return this.output(kind, await tx.update(key, forStorage(next), expected, { folder: folderOf(next) }));
+    });
+  }
+
+  /** A new object from a create request: system fields set here, then the kind's hooks. */
+  private newObject(ctx: RequestContext, kind: KindRegistration, name: string, input: ParsedBody): Resource {
+    const now = timestamp();
+    const obj: Resource = {
+      apiVersion: apiVersion(kind),
+      kind: kind.kind,
+      metadata: {
+        name,
+        ...(input.metadata.generateName && !input.metadata.name ? { generateName: input.metadata.generateName } : {}),
+        namespace: ctx.namespace,
+        uid: randomUUID(),
+        resourceVersion: '',
+        generation: 1,
+        creationTimestamp: now,
+        labels: nonEmpty(input.metadata.labels),
+        annotations: { ...clientAnnotations(input.metadata.annotations), [Annotations.createdBy]: ctx.requester.identity },
+      },
+      spec: input.spec as JsonObject,
+      status: {},
+    };
+    withoutUndefined(obj.metadata);
+    kind.strategy?.prepareForCreate?.(obj);
+    this.validate(kind, obj);
+    kind.strategy?.canonicalize?.(obj);
+    obj.metadata.managedFields = updateManagedFields({
+      previous: [],
+      oldObj: undefined,
+      newObj: obj as unknown as JsonObject,
+      manager: ctx.fieldManager,
+      apiVersion: obj.apiVersion,
+      time: now,
+    });
+    return obj;
+  }
+
+  /** The object an update produces, or undefined when it changes nothing (then nothing is written). */
+  private nextObject(ctx: RequestContext, kind: KindRegistration, current: Resource, input: ParsedBody): Resource | undefined {
+    const system = Object.fromEntries(
+      [Annotations.createdBy, Annotations.updatedBy, Annotations.updatedTimestamp].flatMap((k) =>
+        current.metadata.annotations?.[k] !== undefined ? [[k, current.metadata.annotations[k]]] : [],
+      ),
+    );
+    const obj: Resource = {
+      apiVersion: current.apiVersion,
+      kind: current.kind,
+      metadata: {
+        ...current.metadata,
+        labels: nonEmpty(input.metadata.labels),
+        annotations: { ...clientAnnotations(input.metadata.annotations), ...system },
+      },
+      spec: input.spec as JsonObject,
+      // Writes to the main resource never change status.
+      status: current.status,
+    };
+    withoutUndefined(obj.metadata);
+    kind.strategy?.prepareForUpdate?.(obj, current);
+    this.validate(kind, obj, current);
+    kind.strategy?.canonicalize?.(obj);
+    if (!isDeepStrictEqual(obj.spec, current.spec)) obj.metadata.generation = current.metadata.generation + 1;
+    if (isDeepStrictEqual(comparable(obj), comparable(current))) return undefined;
+
+    const now = timestamp();
+    obj.metadata.annotations = { ...obj.metadata.annotations, [Annotations.updatedBy]: ctx.requester.identity, [Annotations.updatedTimestamp]: now };
+    obj.metadata.managedFields = updateManagedFields({
+      previous: current.metadata.managedFields ?? [],
+      oldObj: current as unknown as JsonObject,
+      newObj: obj as unknown as JsonObject,
+      manager: ctx.fieldManager,
+      apiVersion: obj.apiVersion,
+      time: now,
+    });
+    return obj;
+  }
+
+  private validate(kind: KindRegistration, obj: Resource, old?: Resource): void {
+    const parsed = kind.specSchema.safeParse(obj.spec, { reportInput: true });
+    const causes: StatusCause[] = parsed.success ? [] : causesFromZod(parsed.error, 'spec');
+    if (parsed.success) {
+      obj.spec = parsed.data as JsonObject;
+      causes.push(...(kind.strategy?.validate?.(obj, old) ?? []));
+    }
+    if (causes.length) throw StatusError.invalid(kind, obj.metadata.name, causes);
+  }
+
+  private key(ctx: RequestContext, kind: KindRegistration, name: string) {
+    return { ...typeOf(kind), namespace: ctx.namespace, name };
+  }
+
+  private output(kind: KindRegistration, s: StoredObject): Resource {
+    return this.decorate(kind, toResource(s));
+  }
+
+  private decorate(kind: KindRegistration, obj: Resource): Resource {
+    kind.strategy?.decorate?.(obj);
+    return obj;
+  }
+
+  private transact<T>(kind: KindRegistration, name: string, fn: (tx: StorageTx) => Promise<T>): Promise<T> {
+    return this.call(kind, name, () => this.storage.transact(fn));
+  }
+
+  private async call<T>(kind: KindRegistration, name: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw toStatusError(err, kind, name);
+    }
+  }
+}
+
+const gr = (kind: KindRegistration) => ({ group: kind.group, resource: kind.plural });
+const apiVersion = (kind: KindRegistration) => `${kind.group}/${kind.version}`;
+
+function toResource(s: StoredObject): Resource {
+  const value = s.value as unknown as Resource;
+  const { name, generateName, namespace, uid, resourceVersion: _stale, ...rest } = value.metadata;
+  // resourceVersion where kube-apiserver puts it, after uid.
+  const metadata = { name, ...(generateName ? { generateName } : {}), namespace, uid, resourceVersion: String(s.resourceVersion), ...rest };
+  return { ...value, metadata };
+}
+
+/** Absent and undefined are one thing in JSON; managedFields must not count an undefined key as a field. */
+function withoutUndefined<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+/** What is stored: the object without its resourceVersion (the storage row holds that) and without empty maps. */
+function forStorage(obj: Resource): JsonObject {
+  const { resourceVersion: _rv, ...metadata } = obj.metadata;
+  return { ...obj, metadata } as unknown as JsonObject;
+}
+
+/** What decides whether an update is a no-op: everything but the fields the registry stamps on every write. */
+function comparable(obj: Resource): unknown {
+  const { managedFields: _m, resourceVersion: _r, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+}
+
+function checkNameMatches(input: ParsedBody, name: string): void {
+  const bodyName = input.metadata.name;
+  if (bodyName !== undefined && bodyName !== name) {
+    throw StatusError.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);
+  }
+}
+
+function parseResourceVersion(rv: string): number {
+  if (!/^[1-9][0-9]{0,15}$/.test(rv)) throw StatusError.badRequest(`invalid resourceVersion ${JSON.stringify(rv)}: must be a positive integer`);
+  return Number(rv);
+}
+
+function checkPreconditions(kind: KindRegistration, name: string, current: StoredObject, pre: DeleteOptions['preconditions']): void {
+  const meta = (current.value as unknown as Resource).metadata;
+  const fail = (what: string, want: string, have: string) =>
+    StatusError.conflict(gr(kind), name, `Precondition failed: ${what} in precondition: ${want}, ${what} in object meta: ${have}`);
+  if (pre?.uid && pre.uid !== meta.uid) throw fail('UID', pre.uid, meta.uid);
+  if (pre?.resourceVersion && pre.resourceVersion !== String(current.resourceVersion)) {
+    throw fail('ResourceVersion', pre.resourceVersion, String(current.resourceVersion));
+  }
+}

@@ -1,0 +1,25 @@
+import type { z } from 'zod';
+import type { StatusCause } from '../errors';
+
+/** zod issues as Kubernetes field causes: `spec.title: Required value`, `spec.items[0].type: Invalid value: ...`. */
+export function causesFromZod(error: z.ZodError, prefix: string): StatusCause[] {
+  return error.issues.map((issue) => {
+    const field = issue.path.reduce<string>(
+      (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`),
+      prefix,
+    );
+    const input = (issue as { input?: unknown }).input;
+    if (issue.code === 'invalid_type' && input === undefined) {
+      return { reason: 'FieldValueRequired', field, message: 'Required value' };
+    }
+    if (issue.code === 'unrecognized_keys') {
+      return { reason: 'FieldValueInvalid', field, message: issue.message };
+    }
+    const shown = input === undefined ? '' : `${truncate(JSON.stringify(input))}: `;
+    return { reason: 'FieldValueInvalid', field, message: `Invalid value: ${shown}${issue.message}` };
+  });
+}
+
+function truncate(s: string): string {
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}

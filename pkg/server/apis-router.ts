@@ -1,0 +1,145 @@
+import express, { type Request, type Response, Router } from 'express';
+import { StatusError } from '../errors';
+import type { KindRegistration } from '../meta';
+import { applyPatch } from '../patch';
+import type { DeleteOptions, ListOptions, Registry, RequestContext } from '../registry';
+import { defaultFieldManager, validateFieldManager } from '../registry/managed-fields';
+import { type OrgDirectory, resolveNamespace } from './namespaces';
+import type { Subresource } from './subresources';
+
+export interface ApisRouterOptions {
+  registry: Registry;
+  orgs: OrgDirectory;
+  subresources: Subresource[];
+}
+
+const NOT_FOUND = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource');
+
+/**
+ * `/apis/<group>/<version>/namespaces/<namespace>/<resource>[/<name>[/<subresource>]]`: the Kubernetes-style API of
+ * every registered kind, the same routes for all of them.
+ */
+export function apisRouter({ registry, orgs, subresources }: ApisRouterOptions): Router {
+  const router = Router();
+  const base = '/apis/:group/:version/namespaces/:namespace/:resource';
+
+  const resolve = async (req: Request): Promise<{ kind: KindRegistration; ctx: RequestContext }> => {
+    const { group, version, namespace, resource } = req.params as Record<string, string>;
+    const kind = registry.find(group, version, resource);
+    if (!kind) throw NOT_FOUND();
+    await resolveNamespace(namespace, orgs);
+    return { kind, ctx: { requester: { identity: req.user!.identity }, namespace, fieldManager: fieldManager(req, kind) } };
+  };
+
+  router.get(base, async (req, res) => {
+    const { kind, ctx } = await resolve(req);
+    if (query(req, 'watch') === 'true' || query(req, 'watch') === '1') {
+      throw StatusError.methodNotAllowed('watch is not supported yet on this server');
+    }
+    res.json(await registry.list(ctx, kind, listOptions(req)));
+  });
+
+  router.post(base, requireJson, async (req, res) => {
+    const { kind, ctx } = await resolve(req);
+    res.status(201).json(await registry.create(ctx, kind, req.body, { dryRun: dryRun(req) }));
+  });
+
+  router.get(`${base}/:name`, async (req, res) => {
+    const { kind, ctx } = await resolve(req);
+    res.json(await registry.get(ctx, kind, req.params.name as string));
+  });
+
+  router.put(`${base}/:name`, requireJson, async (req, res) => {
+    const { kind, ctx } = await resolve(req);
+    res.json(await registry.update(ctx, kind, req.params.name as string, req.body, { dryRun: dryRun(req) }));
+  });
+
+  router.patch(`${base}/:name`, async (req, res) => {
+    const { kind, ctx } = await resolve(req);
+    const type = mediaType(req);
+    const patch = req.body;
+    res.json(await registry.patch(ctx, kind, req.params.name as string, (current) => applyPatch(type, current, patch), { dryRun: dryRun(req) }));
+  });
+
+  router.delete(`${base}/:name`, async (req, res) => {
+    const { kind, ctx } = await resolve(req);
+    res.json(await registry.delete(ctx, kind, req.params.name as string, deleteOptions(req)));
+  });
+
+  router.get(`${base}/:name/:subresource`, async (req, res) => {
+    const { kind, ctx } = await resolve(req);
+    const sub = subresources.find((s) => s.kind === kind && s.name === req.params.subresource);
+    if (!sub) throw NOT_FOUND();
+    res.json(await sub.get(ctx, req.params.name as string, req));
+  });
+
+  // A known path with a verb it does not serve is 405; any other /apis path is 404.
+  router.all([base, `${base}/:name`], () => {
+    throw StatusError.methodNotAllowed();
+  });
+  router.all('/apis/*rest', () => {
+    throw NOT_FOUND();
+  });
+  return router;
+}
+
+function query(req: Request, name: string): string | undefined {
+  const v = req.query[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw StatusError.badRequest(`query parameter ${name} must be given once`);
+  return v;
+}
+
+function listOptions(req: Request): ListOptions {
+  const limit = query(req, 'limit');
+  if (limit !== undefined && limit !== '' && !/^[0-9]{1,15}$/.test(limit)) {
+    throw StatusError.badRequest(`invalid limit ${JSON.stringify(limit)}: must be a non-negative integer`);
+  }
+  const n = limit ? Number(limit) : 0;
+  return {
+    limit: n > 0 ? n : undefined,
+    continue: query(req, 'continue') || undefined,
+    labelSelector: query(req, 'labelSelector'),
+    fieldSelector: query(req, 'fieldSelector'),
+  };
+}
+
+function dryRun(req: Request): boolean {
+  const v = query(req, 'dryRun');
+  if (v === undefined || v === '') return false;
+  if (v !== 'All') throw StatusError.badRequest(`Invalid dryRun value ${JSON.stringify(v)}: the only supported value is All`);
+  return true;
+}
+
+function fieldManager(req: Request, kind: KindRegistration): string {
+  const v = query(req, 'fieldManager');
+  if (v === undefined) return defaultFieldManager(req.get('user-agent'));
+  const problem = validateFieldManager(v);
+  if (problem) throw StatusError.invalid(kind, '', [{ field: 'fieldManager', message: problem }]);
+  return v;
+}
+
+function deleteOptions(req: Request): DeleteOptions {
+  const body = (req.body ?? {}) as { preconditions?: { uid?: unknown; resourceVersion?: unknown }; dryRun?: unknown };
+  if (typeof body !== 'object' || Array.isArray(body)) throw StatusError.badRequest('DeleteOptions must be a JSON object');
+  const pre = body.preconditions;
+  if (pre !== undefined && pre !== null && (typeof pre !== 'object' || (pre.uid !== undefined && typeof pre.uid !== 'string') || (pre.resourceVersion !== undefined && typeof pre.resourceVersion !== 'string'))) {
+    throw StatusError.badRequest('DeleteOptions.preconditions must hold string uid and resourceVersion');
+  }
+  const bodyDryRun = Array.isArray(body.dryRun) && body.dryRun.includes('All');
+  return { preconditions: (pre ?? undefined) as DeleteOptions['preconditions'], dryRun: dryRun(req) || bodyDryRun };
+}
+
+function mediaType(req: Request): string {
+  return (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** POST and PUT take JSON; anything else is 415, an empty body 400. */
+function requireJson(req: Request, _res: Response, next: express.NextFunction): void {
+  const type = mediaType(req);
+  if (type !== 'application/json') {
+    return next(StatusError.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json`));
+  }
+  if (req.body === undefined) return next(StatusError.badRequest('the request body is empty'));
+  next();
+}

@@ -1,0 +1,61 @@
+import type { ErrorRequestHandler } from 'express';
+import { StatusError } from '../errors';
+import type { Logger } from '../log';
+import { databaseUnavailable } from '../registry/storage-errors';
+
+/** body-parser's errors, by their `type`, as the API's own. */
+function fromBodyParser(err: { type?: string; limit?: number }): StatusError | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return StatusError.badRequest('the request body is not valid JSON');
+    case 'entity.too.large':
+      return StatusError.tooLarge(`the request body is larger than the limit of ${err.limit} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return StatusError.unsupportedMediaType('the request body has an unsupported encoding or charset');
+    case 'request.aborted':
+      return StatusError.badRequest('the request was aborted');
+    default:
+      return undefined;
+  }
+}
+
+export function asStatusError(err: unknown): StatusError | undefined {
+  if (err instanceof StatusError) return err;
+  return fromBodyParser(err as { type?: string }) ?? databaseUnavailable(err);
+}
+
+/** A Kubernetes `Status` for `/apis`. */
+export function statusBody(err: StatusError): Record<string, unknown> {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: err.statusWord,
+    message: err.message,
+    reason: err.reason,
+    ...(err.details ? { details: err.details } : {}),
+    code: err.code,
+  };
+}
+
+/** The legacy `{message}` for `/api` (with `status` where the spec gives one, as in 412 version-mismatch). */
+export function legacyBody(err: StatusError): Record<string, unknown> {
+  return { message: err.message, ...(err.statusWord !== 'Failure' ? { status: err.statusWord } : {}) };
+}
+
+/**
+ * The one error handler: every error becomes a Status under /apis and a `{message}` elsewhere. Anything that is
+ * not a StatusError is logged and answered as a bare 500, with no stack trace or internal message.
+ */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    let status = asStatusError(err);
+    if (!status) {
+      log.error('unhandled error', { method: req.method, path: req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+      status = StatusError.internal();
+    }
+    res.status(status.code).json(req.path.startsWith('/apis') ? statusBody(status) : legacyBody(status));
+  };
+}
