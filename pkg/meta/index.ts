@@ -1,2 +1,3 @@
 export * from './types';
 export * from './kind';
+export * from './json-equal';

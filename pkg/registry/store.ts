@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import { type StatusCause, StatusError } from '../errors';
-import { Annotations, type JsonObject, type KindRegistration, type Resource, type ResourceList } from '../meta';
+import { Annotations, jsonEqual, type JsonObject, type KindRegistration, type Resource, type ResourceList } from '../meta';
 import { type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
 import { decodeContinue, encodeContinue } from './continue-token';
 import type { DeleteOptions, ListOptions, RequestContext, WriteOptions } from './context';
@@ -265,8 +264,8 @@ export class Registry {
     kind.strategy?.prepareForUpdate?.(obj, current);
     this.validate(kind, obj, current);
     kind.strategy?.canonicalize?.(obj);
-    if (!isDeepStrictEqual(obj.spec, current.spec)) obj.metadata.generation = current.metadata.generation + 1;
-    if (isDeepStrictEqual(comparable(obj), comparable(current))) return undefined;
+    if (!jsonEqual(obj.spec, current.spec)) obj.metadata.generation = current.metadata.generation + 1;
+    if (jsonEqual(comparable(obj), comparable(current))) return undefined;
 
     const now = timestamp();
     obj.metadata.annotations = { ...obj.metadata.annotations, [Annotations.updatedBy]: ctx.requester.identity, [Annotations.updatedTimestamp]: now };
