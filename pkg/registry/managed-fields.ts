@@ -4,7 +4,7 @@
  * lists are atomic. Sources followed: structured-merge-diff `merge/update.go` and `typed.Compare`,
  * apimachinery `util/managedfields/internal/{managedfieldsupdater,stripmeta,managedfields,skipnonapplied}.go`.
  */
-import type { JsonObject, ManagedFieldsEntry } from '../meta';
+import { type JsonObject, jsonEqual, type ManagedFieldsEntry } from '../meta';
 
 /** kube's `FieldManagerMaxLength`, in bytes. */
 export const FIELD_MANAGER_MAX_LENGTH = 128;
@@ -27,14 +27,6 @@ function isObject(v: unknown): v is JsonObject {
 /** A non-empty object: the only value that is walked into; everything else is a leaf. */
 function isMap(v: unknown): v is JsonObject {
   return isObject(v) && Object.keys(v).length > 0;
-}
-
-function equal(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]));
-  if (!isObject(a) || !isObject(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && equal(a[k], b[k]));
 }
 
 /**
@@ -78,7 +70,7 @@ function compare(oldObj: JsonObject, newObj: JsonObject, path: Path, c: Comparis
       c.modified.add(JSON.stringify(p));
       collect(a, p, c.removed, false);
       collect(b, p, c.added, false);
-    } else if (!equal(a, b)) c.modified.add(JSON.stringify(p));
+    } else if (!jsonEqual(a, b)) c.modified.add(JSON.stringify(p));
   }
 }
 
