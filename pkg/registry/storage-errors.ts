@@ -26,7 +26,7 @@ export function toStatusError(err: unknown, kind: KindRegistration, name: string
 export function databaseUnavailable(err: unknown): StatusError | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && UNAVAILABLE.has(code)) return StatusError.unavailable('the database is unavailable, try again later');
-  if (err instanceof Error && /Connection terminated|connect ECONNREFUSED|Cannot use a pool after calling end/.test(err.message)) {
+  if (err instanceof Error && /Connection terminated|connect ECONNREFUSED|Cannot use a pool after calling end|driver has already been destroyed|Client has encountered a connection error/.test(err.message)) {
     return StatusError.unavailable('the database is unavailable, try again later');
   }
   return undefined;

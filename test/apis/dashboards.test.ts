@@ -1,0 +1,57 @@
+/** Dashboard specifics through /apis: the JSON model kept as sent, spec.uid/version mirrors, the dto subresource. */
+import { startTestApp, type TestApp } from '../support/app';
+
+const DASHBOARDS = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+test('unknown dashboard JSON is kept as sent; spec carries uid and version mirrors that are never stored', async () => {
+  const spec = { title: 'Kept', panels: [{ id: 3, type: 'stat', unknownPanelField: { deep: [1, 2] } }], weird: { nested: true }, uid: 'ignored', version: 99 };
+  const res = await t.as.post(DASHBOARDS).send({ metadata: { name: 'kept' }, spec });
+  expect(res.status).toBe(201);
+  expect(res.body.spec).toEqual({ title: 'Kept', panels: spec.panels, weird: { nested: true }, uid: 'kept', version: 1 });
+  const stored = await t.storage.get({ group: 'dashboard.svc.app', resource: 'dashboards', namespace: 'default', name: 'kept' });
+  expect((stored!.value as { spec: Record<string, unknown> }).spec).toEqual({ title: 'Kept', panels: spec.panels, weird: { nested: true } });
+
+  const list = await t.as.get(DASHBOARDS);
+  expect(list.body.items[0].spec).toMatchObject({ uid: 'kept', version: 1 });
+  const updated = await t.as.put(`${DASHBOARDS}/kept`).send({ ...res.body, spec: { ...res.body.spec, title: 'Kept 2' } });
+  expect(updated.body.spec.version).toBe(2);
+  expect(updated.body.metadata.generation).toBe(2);
+});
+
+test('GET .../dto returns the dashboard with an access section', async () => {
+  await t.as.post(DASHBOARDS).send({ metadata: { name: 'dto-1' }, spec: { title: 'Prod: API latency!' } });
+  const res = await t.as.get(`${DASHBOARDS}/dto-1/dto`);
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({
+    kind: 'Dashboard',
+    metadata: { name: 'dto-1' },
+    spec: { title: 'Prod: API latency!' },
+    access: { slug: 'prod-api-latency', url: '/d/dto-1/prod-api-latency', isPublic: false, canSave: true, canEdit: true, canAdmin: true, canStar: true, canDelete: true },
+  });
+  expect((await t.as.get(`${DASHBOARDS}/missing/dto`)).status).toBe(404);
+  expect((await t.as.get(`${DASHBOARDS}/dto-1/nonsense`)).status).toBe(404);
+});
+
+test('the svc.app/message annotation travels with the write that sent it', async () => {
+  const created = (await t.as.post(DASHBOARDS).send({ metadata: { name: 'msg-1' }, spec: { title: 'A' } })).body;
+  const res = await t.as.put(`${DASHBOARDS}/msg-1`).send({
+    ...created,
+    metadata: { ...created.metadata, annotations: { ...created.metadata.annotations, 'svc.app/message': 'renamed it' } },
+    spec: { title: 'B' },
+  });
+  expect(res.body.metadata.annotations['svc.app/message']).toBe('renamed it');
+  const history = await t.storage.objectHistory({ group: 'dashboard.svc.app', resource: 'dashboards', namespace: 'default', name: 'msg-1' }, { limit: 10 });
+  expect(history.map((h) => (h.value as { metadata: { annotations: Record<string, string> } }).metadata.annotations['svc.app/message'])).toEqual(['renamed it', undefined]);
+});
+
+test('a client cannot forge createdBy/updatedBy', async () => {
+  const res = await t.as.post(DASHBOARDS).send({ metadata: { name: 'forge', annotations: { 'svc.app/createdBy': 'user:mallory', 'svc.app/updatedBy': 'user:mallory' } }, spec: { title: 'x' } });
+  expect(res.body.metadata.annotations['svc.app/createdBy']).toBe('user:admin');
+  expect(res.body.metadata.annotations['svc.app/updatedBy']).toBeUndefined();
+});

@@ -1,0 +1,31 @@
+import net from 'node:net';
+
+/** A TCP proxy to PostgreSQL that a test can cut, to see what clients get during a database outage. */
+export async function startTcpProxy(target: { host: string; port: number }) {
+  const sockets = new Set<net.Socket>();
+  let up = true;
+  const server = net.createServer((client) => {
+    if (!up) return client.destroy();
+    const upstream = net.connect(target.port, target.host);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => s.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    port,
+    /** Drops every connection and refuses new ones. */
+    cut() {
+      up = false;
+      for (const s of sockets) s.destroy();
+    },
+    restore() {
+      up = true;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
