@@ -1,0 +1,133 @@
+/** The server as a process: start-up, configuration errors, replicas migrating at once, draining on shutdown. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { loadConfig } from '../../pkg/config';
+import { silentLogger } from '../../pkg/log';
+import { startServer } from '../../pkg/server/server';
+import { openStorage } from '../../storage';
+import { createTestDatabase, testBackend } from '../support/backend';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const MAIN = path.join(ROOT, 'cmd', 'dashboard-apiserver', 'main.ts');
+
+function runMain(args: string[], env: Record<string, string> = {}): ChildProcess & { output: () => string } {
+  const child = spawn(process.execPath, ['-r', path.join(ROOT, 'test', 'support', 'swc-register.js'), MAIN, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return Object.assign(child, { output: () => out });
+}
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+async function waitHealthy(url: string, child: ChildProcess & { output: () => string }): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null) throw new Error(`server exited: ${child.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not become healthy: ${child.output()}`);
+}
+
+test('a bad setting exits 2 with one clear line and no stack trace', async () => {
+  const child = runMain([], { SVC_SERVER_HTTP_PORT: 'abc' });
+  expect(await exited(child)).toBe(2);
+  expect(child.output().trim()).toBe('dashboard-apiserver: invalid value "abc" for server.http_port (from SVC_SERVER_HTTP_PORT): expected an integer');
+});
+
+test('--help lists the settings with their environment names', async () => {
+  const child = runMain(['--help']);
+  expect(await exited(child)).toBe(0);
+  expect(child.output()).toContain('SVC_DATABASE_URL');
+});
+
+test('with no database configured it serves on the embedded database in the data folder, keeps data, and stops cleanly on SIGTERM', async () => {
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-main-'));
+  const port = String(30000 + Math.floor(Math.random() * 20000));
+  const url = `http://127.0.0.1:${port}`;
+  const auth = { Authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`, 'Content-Type': 'application/json' };
+  const playlists = `${url}/apis/playlist.svc.app/v1/namespaces/default/playlists`;
+  try {
+    const first = runMain([`--server.http_port=${port}`], { SVC_PATHS_DATA: data });
+    await waitHealthy(url, first);
+    expect(fs.existsSync(path.join(data, 'pglite.lock'))).toBe(true);
+    const created = await fetch(playlists, { method: 'POST', headers: auth, body: JSON.stringify({ metadata: { name: 'kept' }, spec: { title: 'Kept', interval: '5m' } }) });
+    expect(created.status).toBe(201);
+
+    // A second process on the same data folder is refused with a clear message.
+    const second = runMain([`--server.http_port=${Number(port) + 1}`], { SVC_PATHS_DATA: data });
+    expect(await exited(second)).toBe(1);
+    expect(second.output()).toContain('is in use by process');
+
+    first.kill('SIGTERM');
+    expect(await exited(first)).toBe(0);
+    expect(fs.existsSync(path.join(data, 'pglite.lock'))).toBe(false);
+
+    const again = runMain([`--server.http_port=${port}`], { SVC_PATHS_DATA: data });
+    await waitHealthy(url, again);
+    const got = await fetch(`${playlists}/kept`, { headers: auth });
+    expect(got.status).toBe(200);
+    expect(((await got.json()) as { spec: { title: string } }).spec.title).toBe('Kept');
+    again.kill('SIGTERM');
+    expect(await exited(again)).toBe(0);
+  } finally {
+    fs.rmSync(data, { recursive: true, force: true });
+  }
+}, 60000);
+
+const onServer = testBackend() === 'postgres' ? test : test.skip;
+
+onServer('replicas starting together on one database migrate it once (postgres backend only)', async () => {
+  const db = await createTestDatabase('postgres');
+  try {
+    const replicas = await Promise.all([1, 2, 3].map(() => openStorage({ url: db.url, dataDir: '' })));
+    const c = new Client({ connectionString: db.url });
+    await c.connect();
+    const { rows } = await c.query('SELECT name FROM kysely_migration ORDER BY name');
+    await c.end();
+    expect(rows.map((r) => r.name)).toEqual(['0001_resources']);
+    await Promise.all(replicas.map((s) => s.close()));
+  } finally {
+    await db.drop();
+  }
+});
+
+onServer('shutdown lets an in-flight request finish, then refuses new connections (postgres backend only)', async () => {
+  const db = await createTestDatabase('postgres');
+  const config = loadConfig({ argv: ['--server.http_port=0', '--server.http_addr=127.0.0.1', `--database.url=${db.url}`], env: {}, cwd: process.cwd() });
+  const server = await startServer(config, silentLogger);
+  const blocker = new Client({ connectionString: db.url });
+  await blocker.connect();
+  try {
+    // Hold the playlists' version lock so the next write waits inside the server.
+    await blocker.query('BEGIN');
+    await blocker.query(`SELECT 1 FROM resource_version WHERE "group" = 'playlist.svc.app' FOR UPDATE`);
+    const auth = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
+    const inFlight = fetch(`${server.url.replace('localhost', '127.0.0.1')}/apis/playlist.svc.app/v1/namespaces/default/playlists`, {
+      method: 'POST',
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ metadata: { name: 'late' }, spec: { title: 'Late', interval: '1m' } }),
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const closing = server.close();
+    await new Promise((r) => setTimeout(r, 200));
+    await expect(fetch(`${server.url.replace('localhost', '127.0.0.1')}/livez`)).rejects.toThrow();
+    await blocker.query('COMMIT');
+    const res = await inFlight;
+    expect(res.status).toBe(201);
+    await closing;
+  } finally {
+    await blocker.end();
+    await db.drop();
+  }
+});
