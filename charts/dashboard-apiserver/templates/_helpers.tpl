@@ -1,0 +1,208 @@
+{{/*
+Chart name, truncated to 63 characters (the DNS label limit).
+*/}}
+{{- define "dashboard-apiserver.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Full name of the release's objects: <release>-<chart> unless the release name already contains the chart name.
+*/}}
+{{- define "dashboard-apiserver.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "dashboard-apiserver.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Labels of every object.
+*/}}
+{{- define "dashboard-apiserver.labels" -}}
+helm.sh/chart: {{ include "dashboard-apiserver.chart" . }}
+{{ include "dashboard-apiserver.selectorLabels" . }}
+app.kubernetes.io/version: {{ (default .Chart.AppVersion .Values.image.tag) | trunc 63 | trimSuffix "-" | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+Selector labels: never change them in a chart upgrade (a Deployment's selector is immutable).
+*/}}
+{{- define "dashboard-apiserver.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "dashboard-apiserver.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "dashboard-apiserver.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "dashboard-apiserver.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "dashboard-apiserver.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag | toString) }}
+{{- end }}
+
+{{/*
+Name of the Secret holding the database URL, the admin password and the secret key.
+*/}}
+{{- define "dashboard-apiserver.secretName" -}}
+{{- default (include "dashboard-apiserver.fullname" .) .Values.existingSecret }}
+{{- end }}
+
+{{/*
+"http" or "https": the container port's name, the Service port's name and the probes' scheme.
+*/}}
+{{- define "dashboard-apiserver.protocol" -}}
+{{- .Values.server.protocol | default "http" | lower }}
+{{- end }}
+
+{{/*
+Where a TLS secret (server.tls.secretName) is mounted.
+*/}}
+{{- define "dashboard-apiserver.tlsDir" -}}
+/etc/dashboard-apiserver/tls
+{{- end }}
+
+{{/*
+Seconds a pod may spend stopping: the preStop sleep, then the server's drain (server.shutdown_timeout_seconds,
+whose default is 30; 0 is a valid value).
+*/}}
+{{- define "dashboard-apiserver.drainSeconds" -}}
+{{- $shutdown := .Values.server.shutdown_timeout_seconds }}
+{{- if kindIs "invalid" $shutdown }}{{ $shutdown = 30 }}{{ end }}
+{{- add (int64 $shutdown) (int64 (default 0 .Values.preStopSleepSeconds)) }}
+{{- end }}
+
+{{/*
+terminationGracePeriodSeconds: given, or shutdown_timeout_seconds + preStopSleepSeconds + 10.
+*/}}
+{{- define "dashboard-apiserver.terminationGracePeriodSeconds" -}}
+{{- if kindIs "invalid" .Values.terminationGracePeriodSeconds }}
+{{- add (include "dashboard-apiserver.drainSeconds" . | int64) 10 }}
+{{- else }}
+{{- int64 .Values.terminationGracePeriodSeconds }}
+{{- end }}
+{{- end }}
+
+{{/*
+Checks the values that cannot work, so that `helm install` fails with a message instead of pods crash-looping.
+Included from every template that depends on them; renders nothing.
+*/}}
+{{- define "dashboard-apiserver.validate" -}}
+{{- if not .Values.existingSecret }}
+{{- $url := required "database.url is required (postgres://user:password@host:5432/dbname), or set existingSecret: the chart runs several replicas and will not fall back to the embedded PGlite database, which is for a single local process only" .Values.database.url }}
+{{- if and $url (not (regexMatch "^postgres(ql)?://" (toString $url))) }}
+{{- fail (printf "database.url must start with postgres:// or postgresql://, got %q" (regexReplaceAll "//[^@/]*@" (toString $url) "//***@")) }}
+{{- end }}
+{{- end }}
+{{- $protocol := include "dashboard-apiserver.protocol" . }}
+{{- if not (has $protocol (list "http" "https")) }}
+{{- fail (printf "server.protocol must be http or https, got %q" .Values.server.protocol) }}
+{{- end }}
+{{- if and (eq $protocol "https") (not .Values.server.tls.secretName) }}
+{{- fail "server.protocol=https needs server.tls.secretName: a Secret of type kubernetes.io/tls (keys tls.crt and tls.key)" }}
+{{- end }}
+{{- $port := .Values.server.http_port | int }}
+{{- if or (lt $port 1) (gt $port 65535) }}
+{{- fail (printf "server.http_port must be a port number in 1..65535 (0, \"any free port\", cannot be probed), got %v" .Values.server.http_port) }}
+{{- end }}
+{{- if and (not (kindIs "invalid" .Values.terminationGracePeriodSeconds)) (le (int64 .Values.terminationGracePeriodSeconds) (include "dashboard-apiserver.drainSeconds" . | int64)) }}
+{{- fail "terminationGracePeriodSeconds must be greater than server.shutdown_timeout_seconds + preStopSleepSeconds, or the kubelet kills the server while it drains" }}
+{{- end }}
+{{- /* The server refuses unknown settings at start-up; refuse them here, before any pod crash-loops. */}}
+{{- range $section, $keys := include "dashboard-apiserver.knownSettings" . | fromYaml }}
+{{- $given := index $.Values $section }}
+{{- if not (kindIs "map" $given) }}
+{{- fail (printf "%s must be a map of settings, got %v" $section $given) }}
+{{- end }}
+{{- range $key, $_ := $given }}
+{{- if not (has $key $keys) }}
+{{- fail (printf "unknown setting %s.%s: the server understands %s" $section $key (join ", " $keys)) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+The settings of each config.ini section, as the server reads them (pkg/config/config-schema.ts), plus the
+chart's own keys (server.tls). Secrets (database.url, security.admin_password, security.secret_key) go to the
+Secret and are left out of config.ini.
+*/}}
+{{- define "dashboard-apiserver.knownSettings" -}}
+server: [protocol, http_addr, http_port, root_url, cert_file, cert_key, min_tls_version, max_request_body_bytes, shutdown_timeout_seconds, edition, tls]
+database: [url, max_open_conn, migration_lock_timeout_seconds]
+registry: [history_window_seconds, compaction_interval_seconds, watch_poll_interval_ms]
+security: [admin_user, admin_password, admin_email, secret_key]
+paths: [data, provisioning]
+feature_toggles: [nestedFolders, enable]
+dashboards: [min_refresh_interval, versions_to_keep]
+users: [auto_assign_org_role]
+log: [level]
+{{- end }}
+
+{{/*
+One config.ini value. Strings are written JSON-quoted (the server's INI reader unquotes them, so ";", "#" and
+"=" in a value are safe); numbers and booleans are written bare; a list is joined with commas.
+*/}}
+{{- define "dashboard-apiserver.iniValue" -}}
+{{- if kindIs "slice" . }}
+{{- toJson (join "," .) }}
+{{- else }}
+{{- toJson . }}
+{{- end }}
+{{- end }}
+
+{{/*
+One config.ini section: (dict "name" <section> "values" <map> "skip" <list of keys>). Keys are written in sorted
+order; null values and skipped keys (secrets, chart-only settings) are left out.
+*/}}
+{{- define "dashboard-apiserver.iniSection" -}}
+[{{ .name }}]
+{{- $skip := .skip | default list }}
+{{- range $key, $value := .values }}
+{{- if and (not (has $key $skip)) (not (kindIs "invalid" $value)) }}
+{{ $key }} = {{ include "dashboard-apiserver.iniValue" $value }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+A probe: (dict "probe" <values> "path" <default path> "protocol" <http|https>). httpGet's port and scheme follow
+server.protocol; the other fields (periodSeconds, ...) come from the values as given.
+*/}}
+{{- define "dashboard-apiserver.probe" -}}
+httpGet:
+  path: {{ dig "httpGet" "path" .path .probe }}
+  port: {{ .protocol }}
+  scheme: {{ upper .protocol }}
+{{- with omit .probe "httpGet" }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+config.ini: every section in the server's order, secrets and chart-only keys left out.
+*/}}
+{{- define "dashboard-apiserver.configIni" -}}
+{{- $skip := dict "server" (list "tls") "database" (list "url") "security" (list "admin_password" "secret_key") }}
+{{- range $i, $section := list "server" "database" "registry" "security" "paths" "feature_toggles" "dashboards" "users" "log" }}
+{{- if $i }}{{ "\n\n" }}{{ end }}
+{{- include "dashboard-apiserver.iniSection" (dict "name" $section "values" (index $.Values $section) "skip" (get $skip $section)) }}
+{{- end }}
+{{- end }}
