@@ -11,6 +11,8 @@ export interface StorageOptions {
   url?: string;
   /** Where the embedded database lives (`<dataDir>/pglite`). */
   dataDir: string;
+  /** How long start-up waits for another replica's migration before giving up (default 60). */
+  migrationTimeoutSeconds?: number;
   /** Embedded only: keep the database in memory (tests). */
   inMemory?: boolean;
   maxConnections?: number;
@@ -24,11 +26,24 @@ export interface StorageOptions {
  */
 export async function openStorage(opts: StorageOptions): Promise<Storage> {
   const storage = opts.url ? openServer(opts.url, opts.maxConnections ?? 10) : await openEmbedded(opts);
+  const seconds = opts.migrationTimeoutSeconds ?? 60;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new StorageError('Unavailable', undefined, `the database migration did not finish within ${seconds}s (another replica may hold the migration lock)`)),
+      seconds * 1000,
+    );
+  });
+  const migrating = storage.migrate();
+  // If the timeout wins, the migration's own failure (pool closed under it) is expected: not unhandled.
+  migrating.catch(() => undefined);
   try {
-    await storage.migrate();
+    await Promise.race([migrating, timeout]);
   } catch (err) {
     await storage.close();
     throw err;
+  } finally {
+    clearTimeout(timer);
   }
   return storage;
 }

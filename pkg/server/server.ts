@@ -18,7 +18,7 @@ export interface RunningServer {
 
 /** Opens the database, migrates, registers the kinds and listens: the whole server, as cmd/ and tests start it. */
 export async function startServer(config: Config, log: Logger, opts: { storage?: Storage } = {}): Promise<RunningServer> {
-  const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn }));
+  const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
   const registry = new Registry(storage, allKinds, { nestedFolders: config.feature_toggles.nestedFolders });
   await registry.init();
   const compactor = new Compactor(storage, allKinds, config.registry.history_window_seconds, log);

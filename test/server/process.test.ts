@@ -102,6 +102,22 @@ onServer('replicas starting together on one database migrate it once (postgres b
   }
 });
 
+onServer('start-up gives up with a clear error when another replica holds the migration lock too long (postgres backend only)', async () => {
+  const db = await createTestDatabase('postgres');
+  const holder = new Client({ connectionString: db.url });
+  await holder.connect();
+  try {
+    // kysely's migration lock id.
+    await holder.query('SELECT pg_advisory_lock(3853314791062309107)');
+    await expect(openStorage({ url: db.url, dataDir: '', migrationTimeoutSeconds: 1 })).rejects.toThrow(
+      'the database migration did not finish within 1s (another replica may hold the migration lock)',
+    );
+  } finally {
+    await holder.end();
+    await db.drop();
+  }
+});
+
 onServer('shutdown lets an in-flight request finish, then refuses new connections (postgres backend only)', async () => {
   const db = await createTestDatabase('postgres');
   const config = loadConfig({ argv: ['--server.http_port=0', '--server.http_addr=127.0.0.1', `--database.url=${db.url}`], env: {}, cwd: process.cwd() });
