@@ -108,7 +108,10 @@ async function explain(raw, captured, after) {
   return rows.map((r) => r['QUERY PLAN']).join('\n');
 }
 
-/** The plan of a captured query bound to `after` in one line: its nodes, top down, and the buffers it touched. */
+/**
+ * The plan of a captured query bound to `after`: one line of its nodes, top down, and the shared buffers it touched
+ * (a count that does not depend on how busy the machine is).
+ */
 async function planOutline(raw, captured, after) {
   const { rows } = await raw.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${captured.sql}`, captured.bind(after));
   const plan = (typeof rows[0]['QUERY PLAN'] === 'string' ? JSON.parse(rows[0]['QUERY PLAN']) : rows[0]['QUERY PLAN'])[0];
@@ -119,7 +122,7 @@ async function planOutline(raw, captured, after) {
   };
   walk(plan.Plan);
   const buffers = (plan.Plan['Shared Hit Blocks'] ?? 0) + (plan.Plan['Shared Read Blocks'] ?? 0);
-  return `${nodes.join(' > ')}; ${buffers} buffers, ${plan['Execution Time'].toFixed(2)} ms`;
+  return { text: `${nodes.join(' > ')}; ${buffers} buffers, ${plan['Execution Time'].toFixed(2)} ms`, buffers };
 }
 
 module.exports = { createScratchTable, analyze, insertRaw, measurePgReads, explain, planOutline };
