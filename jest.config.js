@@ -1,9 +1,14 @@
-/** Jest runs the TypeScript sources through swc (no type-check: `npm run typecheck` does that). */
+/**
+ * Jest runs the TypeScript sources through ts-jest in transpile-only mode (`npm run typecheck` type-checks).
+ * ts-jest rather than @swc/jest: swc's native binaries are not all on the registry these machines use, so a
+ * lockfile that `npm ci` accepts cannot be made with it (see the commit that moved to ts-jest).
+ */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/pkg', '<rootDir>/apis', '<rootDir>/storage', '<rootDir>/legacy-adapters', '<rootDir>/cmd', '<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
+  testMatch: ['<rootDir>/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/', '<rootDir>/charts/'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false, tsconfig: '<rootDir>/tsconfig.json' }] },
   globalSetup: '<rootDir>/test/support/global-setup.js',
   testTimeout: 30000,
 };

@@ -26,30 +26,18 @@ export interface StorageOptions {
  */
 export async function openStorage(opts: StorageOptions): Promise<Storage> {
   const storage = opts.url ? openServer(opts.url, opts.maxConnections ?? 10) : await openEmbedded(opts);
-  const seconds = opts.migrationTimeoutSeconds ?? 60;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new StorageError('Unavailable', undefined, `the database migration did not finish within ${seconds}s (another replica may hold the migration lock)`)),
-      seconds * 1000,
-    );
-  });
-  const migrating = storage.migrate();
-  // If the timeout wins, the migration's own failure (pool closed under it) is expected: not unhandled.
-  migrating.catch(() => undefined);
   try {
-    await Promise.race([migrating, timeout]);
+    await storage.migrate({ lockTimeoutSeconds: opts.migrationTimeoutSeconds });
   } catch (err) {
     await storage.close();
     throw err;
-  } finally {
-    clearTimeout(timer);
   }
   return storage;
 }
 
 function openServer(url: string, max: number): Storage {
-  const pool = new Pool({ connectionString: url, max });
+  // Two connections at least: migrations hold one for their lock while kysely's migrator uses another.
+  const pool = new Pool({ connectionString: url, max: Math.max(2, max) });
   // An idle client losing its connection must not crash the process; the next query reports the outage.
   pool.on('error', () => undefined);
   return new SqlStorage(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');

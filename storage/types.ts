@@ -88,8 +88,11 @@ export interface StorageTx {
 
 export interface Storage {
   readonly backend: 'postgres' | 'embedded';
-  /** Creates or upgrades the schema; safe to call from several processes at once. */
-  migrate(): Promise<void>;
+  /**
+   * Creates or upgrades the schema; safe to call from several processes at once: they wait for each other up to
+   * `lockTimeoutSeconds` (default 60), then fail with StorageError 'Unavailable'.
+   */
+  migrate(opts?: { lockTimeoutSeconds?: number }): Promise<void>;
   /** Makes sure each type has a counter, so that an empty collection still has a resourceVersion. */
   registerTypes(types: readonly GroupResource[]): Promise<void>;
   transact<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>;

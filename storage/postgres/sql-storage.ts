@@ -22,6 +22,9 @@ function nowMicros(): number {
   return Date.now() * 1000;
 }
 
+/** Replicas serialise their migrations on this advisory lock ("svc-migrations"). */
+const MIGRATION_LOCK_ID = 7_305_742_186_173_449;
+
 const typeKey = (t: GroupResource) => `${t.group}/${t.resource}`;
 
 /** Deadlocks and serialization failures are retried: the transaction had no effect. */
@@ -59,9 +62,34 @@ export class SqlStorage implements Storage {
     readonly backend: 'postgres' | 'embedded',
   ) {}
 
-  async migrate(): Promise<void> {
-    const { error } = await new Migrator({ db: this.db, provider: migrationProvider }).migrateToLatest();
-    if (error) throw error;
+  async migrate(opts: { lockTimeoutSeconds?: number } = {}): Promise<void> {
+    const run = async () => {
+      const { error } = await new Migrator({ db: this.db, provider: migrationProvider }).migrateToLatest();
+      if (error) throw error;
+    };
+    // The embedded database has one process by construction (its lock file) and one connection.
+    if (this.backend === 'embedded') return run();
+    // kysely's own migration lock waits up to an hour; replicas first take this one, which gives up in time.
+    await this.db.connection().execute(async (conn) => {
+      await sql`SELECT set_config('lock_timeout', ${`${opts.lockTimeoutSeconds ?? 60}s`}, false)`.execute(conn);
+      try {
+        await sql`SELECT pg_advisory_lock(${MIGRATION_LOCK_ID})`.execute(conn);
+      } catch (err) {
+        if ((err as { code?: string }).code !== '55P03') throw err;
+        throw new StorageError(
+          'Unavailable',
+          undefined,
+          `the database migration lock was not free within ${opts.lockTimeoutSeconds ?? 60}s (another replica may be migrating)`,
+        );
+      } finally {
+        await sql`RESET lock_timeout`.execute(conn);
+      }
+      try {
+        await run();
+      } finally {
+        await sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK_ID})`.execute(conn);
+      }
+    });
   }
 
   async registerTypes(types: readonly GroupResource[]): Promise<void> {

@@ -14,7 +14,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const MAIN = path.join(ROOT, 'cmd', 'dashboard-apiserver', 'main.ts');
 
 function runMain(args: string[], env: Record<string, string> = {}): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, ['-r', path.join(ROOT, 'test', 'support', 'swc-register.js'), MAIN, ...args], {
+  const child = spawn(process.execPath, ['-r', path.join(ROOT, 'test', 'support', 'ts-register.js'), MAIN, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
   });
@@ -107,11 +107,16 @@ onServer('start-up gives up with a clear error when another replica holds the mi
   const holder = new Client({ connectionString: db.url });
   await holder.connect();
   try {
-    // kysely's migration lock id.
-    await holder.query('SELECT pg_advisory_lock(3853314791062309107)');
+    // The replicas' migration lock, held as a replica that is still migrating would hold it.
+    await holder.query('SELECT pg_advisory_lock(7305742186173449)');
+    const started = Date.now();
     await expect(openStorage({ url: db.url, dataDir: '', migrationTimeoutSeconds: 1 })).rejects.toThrow(
-      'the database migration did not finish within 1s (another replica may hold the migration lock)',
+      'the database migration lock was not free within 1s (another replica may be migrating)',
     );
+    expect(Date.now() - started).toBeLessThan(5000);
+    await holder.query('SELECT pg_advisory_unlock(7305742186173449)');
+    const storage = await openStorage({ url: db.url, dataDir: '', migrationTimeoutSeconds: 1 });
+    await storage.close();
   } finally {
     await holder.end();
     await db.drop();
