@@ -248,8 +248,58 @@ function listCurrent(db: Db, q: ListQuery): Promise<Row[]> {
   return query.execute();
 }
 
-/** The collection as it was at `rv`: per name, the newest history row at or below rv, unless it is a deletion. */
-function listAt(db: Db, q: ListQuery, rv: number): Promise<Row[]> {
+/**
+ * The collection as it was at `rv`: per name, the newest history row at or below rv, unless it is a deletion.
+ *
+ * A skip scan: a recursive query descends `resource_history_key_idx` once per name (the newest version <= rv), in
+ * batches of a bounded number of names, then fetches those rows by primary key and says which match the filters.
+ * A page so costs the same whatever the collection's size and however many versions each object has; the batch
+ * loop ends when the page is full or the names run out.
+ */
+async function listAt(db: Db, q: ListQuery, rv: number): Promise<Row[]> {
+  if (q.names) return listNamesAt(db, q, rv);
+  const want = q.limit === undefined ? Infinity : q.limit + 1;
+  const batch = Math.min(Math.max(2 * (q.limit ?? 500), 128), 1000);
+  const rows: Row[] = [];
+  let after = q.after ?? '';
+  for (;;) {
+    const key = sql`"group" = ${q.group} AND resource = ${q.resource} AND namespace = ${q.namespace}`;
+    const matches = [
+      sql<boolean>`h.action <> 'DELETED'`,
+      ...(q.excludeNames?.length ? [sql<boolean>`h.name NOT IN (${sql.join([...q.excludeNames])})`] : []),
+      ...(q.folders ? [sql<boolean>`h.folder IN (${sql.join([...q.folders])})`] : []),
+      ...labelFilterSql('h', q.labels ?? []),
+    ];
+    const { rows: found } = await sql<Row & { matches: boolean }>`
+      WITH RECURSIVE names(name, rv, i) AS (
+        (SELECT name, resource_version, 1 FROM resource_history
+          WHERE ${key} AND name > ${after} AND resource_version <= ${rv}
+          ORDER BY name, resource_version DESC LIMIT 1)
+        UNION ALL
+        SELECT nx.name, nx.resource_version, n.i + 1 FROM names n
+        CROSS JOIN LATERAL (
+          SELECT name, resource_version FROM resource_history
+          WHERE ${key} AND name > n.name AND resource_version <= ${rv}
+          ORDER BY name, resource_version DESC LIMIT 1) nx
+        WHERE n.i < ${batch}
+      )
+      SELECT h.namespace, h.name, h.resource_version, h.value, (${sql.join(matches, sql` AND `)}) AS matches
+      FROM names n
+      CROSS JOIN LATERAL (
+        SELECT * FROM resource_history
+        WHERE "group" = ${q.group} AND resource = ${q.resource} AND resource_version = n.rv LIMIT 1) h
+      ORDER BY n.name`.execute(db);
+    for (const r of found) {
+      if (r.matches) rows.push(r);
+      if (rows.length >= want) return rows;
+    }
+    if (found.length < batch) return rows;
+    after = found[found.length - 1].name;
+  }
+}
+
+/** A field selector on names reads those names' newest rows directly. */
+function listNamesAt(db: Db, q: ListQuery, rv: number): Promise<Row[]> {
   let inner = db
     .selectFrom('resource_history as h')
     .distinctOn('h.name')
@@ -257,9 +307,9 @@ function listAt(db: Db, q: ListQuery, rv: number): Promise<Row[]> {
     .where('h.group', '=', q.group)
     .where('h.resource', '=', q.resource)
     .where('h.namespace', '=', q.namespace)
-    .where('h.resource_version', '<=', rv);
+    .where('h.resource_version', '<=', rv)
+    .where('h.name', 'in', [...q.names!]);
   if (q.after !== undefined) inner = inner.where('h.name', '>', q.after);
-  if (q.names) inner = inner.where('h.name', 'in', [...q.names]);
   if (q.excludeNames?.length) inner = inner.where('h.name', 'not in', [...q.excludeNames]);
   inner = inner.orderBy('h.name').orderBy('h.resource_version', 'desc');
 

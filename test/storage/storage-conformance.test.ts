@@ -115,6 +115,48 @@ describe.each<Backend>(['postgres', 'embedded'])('storage conformance (%s)', (ba
     expect(now.resourceVersion).toBeGreaterThan(first.resourceVersion);
   });
 
+  test('reading at a past version walks past deletions, many versions and sparse matches, page by page', async () => {
+    const ns = 'deep';
+    const names = Array.from({ length: 700 }, (_, i) => `n${String(i).padStart(4, '0')}`);
+    await storage.transact(async (tx) => {
+      for (const [i, n] of names.entries()) {
+        await tx.create(key(n, ns), obj(n, { labels: i % 150 === 7 ? { rare: 'yes' } : {} }), noFolder);
+      }
+    });
+    // Depth: some objects get many versions; some are deleted.
+    for (const n of names.slice(0, 20)) {
+      for (let v = 0; v < 6; v++) {
+        const cur = (await storage.get(key(n, ns)))!;
+        await storage.transact((tx) => tx.update(key(n, ns), { ...cur.value, spec: { v } }, cur.resourceVersion, noFolder));
+      }
+    }
+    await storage.transact(async (tx) => {
+      for (const n of names.filter((_, i) => i % 3 === 0)) await tx.delete(key(n, ns));
+    });
+    const at = (await storage.versions(T)).current;
+    // Writes after the version must not show.
+    await storage.transact((tx) => tx.create(key('n0001a', ns), obj('n0001a', { labels: { rare: 'yes' } }), noFolder));
+
+    const walk = async (q: Partial<Parameters<Storage['list']>[0]>, limit: number) => {
+      const seen: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await storage.list({ ...T, namespace: ns, atResourceVersion: at, limit, after, ...q });
+        seen.push(...page.items.map((i) => i.key.name));
+        if (!page.more) return seen;
+        after = page.items[page.items.length - 1].key.name;
+      }
+    };
+    const alive = names.filter((_, i) => i % 3 !== 0);
+    expect(await walk({}, 250)).toEqual(alive);
+    expect(await walk({}, 7)).toEqual(alive);
+    const rare = alive.filter((n) => [7, 157, 307, 457, 607].includes(Number(n.slice(1))));
+    expect(await walk({ labels: [{ key: 'rare', operator: 'Equals', values: ['yes'] }] }, 1)).toEqual(rare);
+    expect(await walk({ excludeNames: ['n0001'] }, 300)).toEqual(alive.filter((n) => n !== 'n0001'));
+    const one = await storage.list({ ...T, namespace: ns, atResourceVersion: at, limit: 5 });
+    expect((one.items[0].value as { spec: unknown }).spec).toEqual({ v: 5 });
+  });
+
   test('label, name and folder filters, now and at a past version', async () => {
     const ns = 'filters';
     const put = (n: string, labels: Record<string, string>, folder = '') =>
