@@ -294,8 +294,13 @@ export class Registry {
     return { ...typeOf(kind), namespace: ctx.namespace, name };
   }
 
-  private output(kind: KindRegistration, s: StoredObject): Resource {
+  /** A stored row as the API shows it (resourceVersion set, the kind's derived fields added): for watch events. */
+  present(kind: KindRegistration, s: StoredObject): Resource {
     return this.decorate(kind, toResource(s));
+  }
+
+  private output(kind: KindRegistration, s: StoredObject): Resource {
+    return this.present(kind, s);
   }
 
   private decorate(kind: KindRegistration, obj: Resource): Resource {

@@ -1,10 +1,10 @@
 import express, { type Request, type Response, Router } from 'express';
 import { StatusError } from '../errors';
 import type { KindRegistration } from '../meta';
-import { applyPatch } from '../patch';
 import type { DeleteOptions, ListOptions, Registry, RequestContext } from '../registry';
 import { defaultFieldManager, validateFieldManager } from '../registry/managed-fields';
 import { type OrgDirectory, resolveNamespace } from './namespaces';
+import { handlePatch } from './patch-handler';
 import type { Subresource } from './subresources';
 
 export interface ApisRouterOptions {
@@ -56,9 +56,8 @@ export function apisRouter({ registry, orgs, subresources }: ApisRouterOptions):
 
   router.patch(`${base}/:name`, async (req, res) => {
     const { kind, ctx } = await resolve(req);
-    const type = mediaType(req);
-    const patch = req.body;
-    res.json(await registry.patch(ctx, kind, req.params.name as string, (current) => applyPatch(type, current, patch), { dryRun: dryRun(req) }));
+    const { status, body } = await handlePatch({ registry, kind, ctx, name: req.params.name as string, contentType: mediaType(req), body: req.body, dryRun: dryRun(req), query: req.query });
+    res.status(status).json(body);
   });
 
   router.delete(`${base}/:name`, async (req, res) => {
@@ -130,7 +129,7 @@ function deleteOptions(req: Request): DeleteOptions {
   return { preconditions: (pre ?? undefined) as DeleteOptions['preconditions'], dryRun: dryRun(req) || bodyDryRun };
 }
 
-function mediaType(req: Request): string {
+export function mediaType(req: Request): string {
   return (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
 }
 

@@ -259,7 +259,10 @@ function listCurrent(db: Db, q: ListQuery): Promise<Row[]> {
 async function listAt(db: Db, q: ListQuery, rv: number): Promise<Row[]> {
   if (q.names) return listNamesAt(db, q, rv);
   const want = q.limit === undefined ? Infinity : q.limit + 1;
-  const batch = Math.min(Math.max(2 * (q.limit ?? 500), 128), 1000);
+  // Without a label filter nearly every name matches (deletions are rare): read a page's worth plus a little.
+  // With one, matches are sparse: read wider batches to spare round trips.
+  const pageSize = q.limit === undefined ? 500 : q.limit + 1;
+  const batch = Math.min(q.labels?.length ? Math.max(8 * pageSize, 500) : pageSize + 16, 1000);
   const rows: Row[] = [];
   let after = q.after ?? '';
   for (;;) {
