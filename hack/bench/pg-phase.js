@@ -41,7 +41,9 @@ async function captureListSql(db, query) {
   const SENTINEL = '\u0001after';
   db.captured.length = 0;
   await db.probe.list({ ...query, after: query.after === undefined ? undefined : SENTINEL });
-  const listSql = db.captured.filter((q) => /from "resource(_history)?"/.test(q.sql)).pop();
+  // kysely writes from "resource", the skip scan FROM resource_history; with a selector it may take several batches,
+  // of which this replays the first (the storage.list() row times the whole page).
+  const listSql = db.captured.filter((q) => /from\s+"?resource(_history)?"?[\s)]/i.test(q.sql)).pop();
   if (!listSql) throw new Error(`no list query captured, only: ${db.captured.map((q) => q.sql).join(' | ')}`);
   return { sql: listSql.sql, bind: (after) => listSql.parameters.map((p) => (p === SENTINEL ? after : p)) };
 }

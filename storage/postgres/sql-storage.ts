@@ -286,11 +286,13 @@ async function listAt(db: Db, q: ListQuery, rv: number): Promise<Row[]> {
           ORDER BY name, resource_version DESC LIMIT 1) nx
         WHERE n.i < ${batch}
       )
-      SELECT h.namespace, h.name, h.resource_version, h.value, (${sql.join(matches, sql` AND `)}) AS matches
+      SELECT h.namespace, h.name, h.resource_version, m.matches, CASE WHEN m.matches THEN h.value END AS value
       FROM names n
       CROSS JOIN LATERAL (
         SELECT * FROM resource_history
         WHERE "group" = ${q.group} AND resource = ${q.resource} AND resource_version = n.rv LIMIT 1) h
+      -- Only matching rows carry their value: a sparse selector must not ship every scanned object.
+      CROSS JOIN LATERAL (SELECT (${sql.join(matches, sql` AND `)}) AS matches) m
       ORDER BY n.name`.execute(db);
     for (const r of found) {
       if (r.matches) rows.push(r);
