@@ -1,0 +1,182 @@
+import type { OrgRole, Permission } from './permissions';
+
+/**
+ * What each basic role may do, as the anchor grants it: its fixed roles (pkg/api/accesscontrol.go
+ * `FixedRoleRegistrations`, pkg/services/accesscontrol/roles.go `DeclareFixedRoles`, the service-account roles of
+ * pkg/services/serviceaccounts/manager/roles.go and the `fixed:<resource>.permissions:writer` roles of
+ * resourcepermissions) with their `Grants`, trimmed to the resources this server serves. Each role below lists only
+ * what it adds: Editor includes Viewer and Admin includes Editor, as the anchor's basic roles inherit.
+ *
+ * Note what Viewer and Editor do NOT have: `dashboards:read` or `folders:read` on `dashboards:*`/`folders:*`.
+ * In the anchor they see folders and dashboards through the managed permissions a new root folder or dashboard
+ * receives (see `defaultPermissionItems`), which an admin can take away per folder; only Admin reads everything.
+ * Lines marked "ours" have no RBAC action in the anchor, which guards those endpoints with an org-role check.
+ */
+
+type Grant = readonly [action: string, scope: string];
+
+const GENERAL = 'folders:uid:general';
+
+/** basic:viewer */
+const VIEWER: readonly Grant[] = [
+  ['folders:read', GENERAL], // fixed:folders.general:reader: list the root, not what is in it
+  ['datasources:read', 'datasources:*'], // fixed:datasources:reader, granted to Viewer without datasource RBAC
+  ['datasources:query', 'datasources:*'],
+  ['datasources.id:read', 'datasources:*'], // fixed:datasources.id:reader
+  ['orgs:read', ''], // fixed:organization:reader
+  ['orgs.quotas:read', ''],
+  ['snapshots:read', ''], // fixed:snapshots:reader
+  ['library.panels:read', GENERAL], // fixed:library.panels:general.reader
+  ['playlists:read', 'playlists:*'], // ours
+];
+
+/** basic:editor, on top of Viewer */
+const EDITOR: readonly Grant[] = [
+  ['dashboards:create', GENERAL], // fixed:dashboards:creator
+  ['folders:create', GENERAL], // fixed:folders:creator: root-level folders only (spec §5.6)
+  ['library.panels:create', GENERAL], // fixed:library.panels:general.writer
+  ['library.panels:write', GENERAL],
+  ['library.panels:delete', GENERAL],
+  ['snapshots:create', ''], // fixed:snapshots:creator
+  ['snapshots:delete', ''], // fixed:snapshots:deleter
+  ['datasources:explore', ''], // fixed:datasources:explorer
+  ['playlists:create', ''], // ours
+  ['playlists:write', 'playlists:*'], // ours
+  ['playlists:delete', 'playlists:*'], // ours
+];
+
+/** basic:admin, on top of Editor */
+const ADMIN: readonly Grant[] = [
+  // fixed:dashboards:writer, fixed:folders:writer, fixed:folders.permissions:writer
+  ['dashboards:read', 'dashboards:*'],
+  ['dashboards:write', 'dashboards:*'],
+  ['dashboards:delete', 'dashboards:*'],
+  ['dashboards.permissions:read', 'dashboards:*'],
+  ['dashboards.permissions:write', 'dashboards:*'],
+  ['dashboards:read', 'folders:*'],
+  ['dashboards:write', 'folders:*'],
+  ['dashboards:delete', 'folders:*'],
+  ['dashboards:create', 'folders:*'],
+  ['dashboards.permissions:read', 'folders:*'],
+  ['dashboards.permissions:write', 'folders:*'],
+  ['folders:read', 'folders:*'],
+  ['folders:create', 'folders:*'],
+  ['folders:write', 'folders:*'],
+  ['folders:delete', 'folders:*'],
+  ['folders.permissions:read', 'folders:*'],
+  ['folders.permissions:write', 'folders:*'],
+  // fixed:library.panels:writer
+  ['library.panels:read', 'folders:*'],
+  ['library.panels:create', 'folders:*'],
+  ['library.panels:write', 'folders:*'],
+  ['library.panels:delete', 'folders:*'],
+  // fixed:datasources:writer, fixed:datasources.permissions:writer
+  ['datasources:create', ''],
+  ['datasources:write', 'datasources:*'],
+  ['datasources:delete', 'datasources:*'],
+  ['datasources.permissions:read', 'datasources:*'],
+  ['datasources.permissions:write', 'datasources:*'],
+  // fixed:organization:writer
+  ['orgs:write', ''],
+  ['orgs.preferences:read', ''],
+  ['orgs.preferences:write', ''],
+  // fixed:org.users:writer
+  ['org.users:read', 'users:*'],
+  ['org.users:add', 'users:*'],
+  ['org.users:write', 'users:*'],
+  ['org.users:remove', 'users:*'],
+  ['users.permissions:read', 'users:*'],
+  // fixed:teams:creator, fixed:teams:writer
+  ['teams:create', ''],
+  ['teams:read', 'teams:*'],
+  ['teams:write', 'teams:*'],
+  ['teams:delete', 'teams:*'],
+  ['teams.permissions:read', 'teams:*'],
+  ['teams.permissions:write', 'teams:*'],
+  // fixed:serviceaccounts:writer
+  ['serviceaccounts:create', ''],
+  ['serviceaccounts:read', 'serviceaccounts:*'],
+  ['serviceaccounts:write', 'serviceaccounts:*'],
+  ['serviceaccounts:delete', 'serviceaccounts:*'],
+  ['serviceaccounts.permissions:read', 'serviceaccounts:*'],
+  ['serviceaccounts.permissions:write', 'serviceaccounts:*'],
+];
+
+/** basic:grafana_admin ("server admin", isSvcAdmin): global, on top of whatever the org role gives. */
+const SERVER_ADMIN: readonly Grant[] = [
+  // fixed:users:reader, fixed:users:writer
+  ['users:read', 'global.users:*'],
+  ['users:create', ''],
+  ['users:write', 'global.users:*'],
+  ['users:delete', 'global.users:*'],
+  ['users:enable', 'global.users:*'],
+  ['users:disable', 'global.users:*'],
+  ['users:logout', 'global.users:*'],
+  ['users.password:write', 'global.users:*'],
+  ['users.permissions:write', 'global.users:*'],
+  ['users.authtoken:read', 'global.users:*'],
+  ['users.authtoken:write', 'global.users:*'],
+  ['users.quotas:read', 'global.users:*'],
+  ['users.quotas:write', 'global.users:*'],
+  // fixed:org.users:writer is granted to the server admin too, for every org
+  ['org.users:read', 'users:*'],
+  ['org.users:add', 'users:*'],
+  ['org.users:write', 'users:*'],
+  ['org.users:remove', 'users:*'],
+  ['users.permissions:read', 'users:*'],
+  // fixed:organization:maintainer
+  ['orgs:read', ''],
+  ['orgs.quotas:read', ''],
+  ['orgs:create', ''],
+  ['orgs:write', ''],
+  ['orgs:delete', ''],
+  ['orgs.quotas:write', ''],
+  // fixed:settings:reader, fixed:authentication.config:writer (PUT /api/admin/settings changes auth.saml only)
+  ['settings:read', 'settings:*'],
+  ['settings:write', 'settings:auth.saml:*'],
+  ['server.stats:read', ''], // fixed:stats:reader
+  ['server.usagestats.report:read', ''], // fixed:usagestats:reader
+  ['provisioning:reload', 'provisioners:*'], // fixed:provisioning:writer
+  ['ldap.config:reload', ''], // fixed:ldap:writer
+  ['server.encryption:write', ''], // ours: the anchor checks "is server admin" for /api/admin/encryption/*
+];
+
+const toPermissions = (grants: readonly Grant[]): readonly Permission[] =>
+  Object.freeze(grants.map(([action, scope]) => Object.freeze({ action, scope })));
+
+const viewer = toPermissions(VIEWER);
+const editor = toPermissions([...VIEWER, ...EDITOR]);
+const admin = toPermissions([...VIEWER, ...EDITOR, ...ADMIN]);
+
+/**
+ * The permissions of each basic org role, inheritance applied. `None` has none.
+ *
+ * @example
+ *   BASIC_ROLE_PERMISSIONS.Editor.some((p) => p.action === 'folders:create'); // true (scope folders:uid:general)
+ */
+export const BASIC_ROLE_PERMISSIONS: Readonly<Record<OrgRole, readonly Permission[]>> = Object.freeze({
+  None: Object.freeze([]),
+  Viewer: viewer,
+  Editor: editor,
+  Admin: admin,
+});
+
+/**
+ * The server administrator's global permissions, added to those of the org role for users with `isSvcAdmin`.
+ *
+ * @example
+ *   SERVER_ADMIN_PERMISSIONS.some((p) => p.action === 'users:create'); // true
+ */
+export const SERVER_ADMIN_PERMISSIONS: readonly Permission[] = toPermissions(SERVER_ADMIN);
+
+/**
+ * Actions only a server administrator holds (none of the org roles has them). Service accounts and anonymous
+ * callers are refused these whatever custom roles say: they belong to one org and cannot be server admins (§5.3).
+ *
+ * @example
+ *   SERVER_ADMIN_ONLY_ACTIONS.has('users:create'); // true
+ *   SERVER_ADMIN_ONLY_ACTIONS.has('org.users:read'); // false: org admins have it too
+ */
+export const SERVER_ADMIN_ONLY_ACTIONS: ReadonlySet<string> = new Set(
+  SERVER_ADMIN.map(([action]) => action).filter((action) => !admin.some((p) => p.action === action)),
+);
