@@ -4,8 +4,10 @@ import type { KindRegistration } from '../meta';
 import type { DeleteOptions, ListOptions, Registry, RequestContext } from '../registry';
 import { defaultFieldManager, validateFieldManager } from '../registry/managed-fields';
 import { type OrgDirectory, resolveNamespace } from './namespaces';
+import { negotiate } from './negotiate';
 import { handlePatch } from './patch-handler';
 import type { Subresource } from './subresources';
+import { sendNegotiated } from './table';
 
 export interface ApisRouterOptions {
   registry: Registry;
@@ -33,10 +35,11 @@ export function apisRouter({ registry, orgs, subresources }: ApisRouterOptions):
 
   router.get(base, async (req, res) => {
     const { kind, ctx } = await resolve(req);
+    const how = negotiate(req);
     if (query(req, 'watch') === 'true' || query(req, 'watch') === '1') {
       throw StatusError.methodNotAllowed('watch is not supported yet on this server');
     }
-    res.json(await registry.list(ctx, kind, listOptions(req)));
+    sendNegotiated(res, how, kind, await registry.list(ctx, kind, listOptions(req)));
   });
 
   router.post(base, requireJson, async (req, res) => {
@@ -46,7 +49,8 @@ export function apisRouter({ registry, orgs, subresources }: ApisRouterOptions):
 
   router.get(`${base}/:name`, async (req, res) => {
     const { kind, ctx } = await resolve(req);
-    res.json(await registry.get(ctx, kind, req.params.name as string));
+    const how = negotiate(req);
+    sendNegotiated(res, how, kind, await registry.get(ctx, kind, req.params.name as string));
   });
 
   router.put(`${base}/:name`, requireJson, async (req, res) => {

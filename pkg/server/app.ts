@@ -7,9 +7,11 @@ import type { Registry } from '../registry';
 import type { Storage } from '../../storage';
 import { apisRouter } from './apis-router';
 import type { BuildInfo } from './build-info';
+import { discoveryRouter, enabledAlphaFromToggles, versionRouter } from './discovery';
 import { healthRouter } from './health';
 import { mainOrgOnly, type OrgDirectory } from './namespaces';
 import { errorHandler } from './render-error';
+import { apisOpenApiRouter, legacyOpenApiRouter } from './openapi';
 import { dashboardDto } from './subresources';
 
 export interface AppDeps {
@@ -32,11 +34,18 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void } 
   app.set('etag', false);
 
   app.use(healthRouter(deps.storage, deps.build, () => draining));
+  // Public, as kube-apiserver's /version; the legacy API's specification and explorer hold no data.
+  app.use(versionRouter(deps.build));
+  app.use(legacyOpenApiRouter({ version: deps.build.version }));
   // Authenticate before reading bodies: a stranger's 10 MiB upload is refused unread.
   const auth = basicAuth({ user: deps.config.security.admin_user, password: deps.config.security.admin_password });
-  app.use(['/apis', '/api'], auth);
+  app.use(['/apis', '/api', '/openapi'], auth);
   app.use(express.json({ limit: deps.config.server.max_request_body_bytes, type: ['application/json', 'application/*+json'], strict: false }));
-  app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? mainOrgOnly, subresources: [dashboardDto(deps.registry)] }));
+  const subresources = [dashboardDto(deps.registry)];
+  const enabledAlpha = enabledAlphaFromToggles(deps.config.feature_toggles.enable);
+  app.use(discoveryRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha }));
+  app.use(apisOpenApiRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha, build: deps.build }));
+  app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? mainOrgOnly, subresources }));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });
