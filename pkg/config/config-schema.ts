@@ -46,9 +46,9 @@ const serverSchema = z.object({
   http_addr: str('').describe("address to listen on; '' means all interfaces"),
   http_port: int(3000, 0, 65535).describe('port to listen on; 0 picks a free port'),
   root_url: url(['http:', 'https:']).describe("public URL; '' derives <protocol>://localhost:<http_port>/"),
-  cert_file: str('').describe('TLS certificate (PEM), required when protocol is https'),
-  cert_key: str('').describe('TLS private key (PEM), required when protocol is https'),
-  min_tls_version: oneOf(['TLS1.2', 'TLS1.3'], 'TLS1.2'),
+  cert_file: str('').describe("TLS certificate (PEM) for https; with cert_key, or both '' for a self-signed one in <paths.data>/tls"),
+  cert_key: str('').describe('TLS private key (PEM) for https; reloaded with cert_file on SIGHUP or change'),
+  min_tls_version: oneOf(['TLS1.2', 'TLS1.3'], 'TLS1.2').describe('oldest TLS version https accepts'),
   max_request_body_bytes: int(10485760, 1),
   shutdown_timeout_seconds: int(30, 0).describe('grace period for in-flight requests on SIGTERM'),
   edition: oneOf(['oss', 'enterprise', 'cloud'], 'oss'),
@@ -140,10 +140,14 @@ export const configSchema = z
     log: logSchema.prefault({}),
   })
   .superRefine((c, ctx) => {
-    if (c.server.protocol !== 'https') return;
-    for (const key of ['cert_file', 'cert_key'] as const) {
-      if (c.server[key] === '') ctx.addIssue({ code: 'custom', path: ['server', key], message: 'required when server.protocol is https' });
-    }
+    // Both files, or neither: then the server makes (and afterwards reuses) a self-signed pair, as kube-apiserver does.
+    if (c.server.protocol !== 'https' || (c.server.cert_file === '') === (c.server.cert_key === '')) return;
+    const [missing, other] = c.server.cert_file === '' ? ['cert_file', 'cert_key'] : ['cert_key', 'cert_file'];
+    ctx.addIssue({
+      code: 'custom',
+      path: ['server', missing],
+      message: `required with server.${other} (set both, or neither for a self-signed certificate)`,
+    });
   })
   .transform((c) => ({
     ...c,

@@ -202,10 +202,16 @@ describe('errors', () => {
     expect(error(() => loadConfig({ argv: ['--dashboards.min_refresh_interval=soon'] }))).toMatch(/expected a duration/);
   });
 
-  it('https needs a certificate and key', () => {
+  it('https takes a certificate and key together, or neither (self-signed)', () => {
     expect(error(() => loadConfig({ argv: ['--server.protocol=https', '--server.cert_key=k.pem'] }))).toBe(
-      'missing value for server.cert_file: required when server.protocol is https',
+      'missing value for server.cert_file: required with server.cert_key (set both, or neither for a self-signed certificate)',
     );
+    expect(error(() => loadConfig({ env: { SVC_SERVER_PROTOCOL: 'https', SVC_SERVER_CERT_FILE: 'c.pem' } }))).toBe(
+      'missing value for server.cert_key: required with server.cert_file (set both, or neither for a self-signed certificate)',
+    );
+    expect(loadConfig({ argv: ['--server.protocol=https'] }).server).toMatchObject({ protocol: 'https', cert_file: '', cert_key: '' });
+    const both = loadConfig({ argv: ['--server.protocol=https', '--server.cert_file=c.pem', '--server.cert_key=/etc/k.pem'], cwd: '/srv' });
+    expect(both.server).toMatchObject({ cert_file: '/srv/c.pem', cert_key: '/etc/k.pem' });
   });
 
   it('name unknown keys in a file, and settings outside a section', () => {

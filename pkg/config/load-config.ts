@@ -41,7 +41,7 @@ export interface LoadConfigOptions {
  * The config file is `--config <file>`, else `$SVC_CONFIG_FILE`, else none; it is INI (Grafana's custom.ini
  * layout) or, when named `*.json`, `{ "<section>": { "<key>": value } }`. `--help`/`-h` are ignored here: the
  * caller prints `usage()`. In `feature_toggles`, `enable = a,b` turns the named toggles on (see applyEnableList).
- * Paths are resolved against `cwd`.
+ * Paths (`paths.*`, `server.cert_file`, `server.cert_key`) are resolved against `cwd`.
  *
  * @throws ConfigError on an unknown setting or flag, an unreadable named file, or a value that does not validate.
  * @example
@@ -69,6 +69,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => describeIssue(i, raw)).join('; '));
   const config = parsed.data;
   config.paths = { data: path.resolve(cwd, config.paths.data), provisioning: path.resolve(cwd, config.paths.provisioning) };
+  for (const key of ['cert_file', 'cert_key'] as const) if (config.server[key] !== '') config.server[key] = path.resolve(cwd, config.server[key]);
   return config;
 }
 

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { allKinds } from '../../apis';
 import type { Config } from '../config';
@@ -7,8 +8,10 @@ import { Compactor, Registry } from '../registry';
 import { openStorage, type Storage } from '../../storage';
 import { createApp } from './app';
 import { readBuildInfo } from './build-info';
+import { prepareTls } from './tls';
 
 export interface RunningServer {
+  /** `http://` or, with `server.protocol = https`, `https://` and the host and port it listens on. */
   url: string;
   storage: Storage;
   registry: Registry;
@@ -16,8 +19,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the database, migrates, registers the kinds and listens: the whole server, as cmd/ and tests start it. */
+/**
+ * Prepares TLS (with `server.protocol = https`), opens the database, migrates, registers the kinds and listens:
+ * the whole server, as cmd/ and tests start it. TLS comes first so that a bad certificate stops start-up before
+ * anything is opened.
+ */
 export async function startServer(config: Config, log: Logger, opts: { storage?: Storage } = {}): Promise<RunningServer> {
+  const tls = config.server.protocol === 'https' ? await prepareTls(config, log) : undefined;
   const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
   const registry = new Registry(storage, allKinds, { nestedFolders: config.feature_toggles.nestedFolders });
   await registry.init();
@@ -25,14 +33,22 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
   compactor.start(config.registry.compaction_interval_seconds);
 
   const { app, setDraining } = createApp({ config, storage, registry, log, build: readBuildInfo() });
-  const server = http.createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.server.http_port, config.server.http_addr || undefined, () => resolve());
-  });
+  const server = tls ? https.createServer(tls.options, app) : http.createServer(app);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.server.http_port, config.server.http_addr || undefined, () => resolve());
+    });
+  } catch (err) {
+    compactor.stop();
+    if (!opts.storage) await storage.close();
+    throw err;
+  }
+  const stopTlsWatch = tls?.watch(server as https.Server);
   const { port } = server.address() as AddressInfo;
-  const host = config.server.http_addr && config.server.http_addr !== '0.0.0.0' ? config.server.http_addr : 'localhost';
-  const url = `http://${host}:${port}`;
+  const addr = config.server.http_addr;
+  const host = addr && addr !== '0.0.0.0' && addr !== '::' ? addr : 'localhost';
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info('server started', { url, database: storage.backend });
 
   return {
@@ -42,6 +58,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
     async close() {
       setDraining();
       compactor.stop();
+      stopTlsWatch?.();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), config.server.shutdown_timeout_seconds * 1000);
