@@ -8,7 +8,7 @@ module.exports = {
   testMatch: ['<rootDir>/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/', '<rootDir>/charts/'],
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false, tsconfig: '<rootDir>/tsconfig.json' }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: '<rootDir>/tsconfig.jest.json' }] },
   globalSetup: '<rootDir>/test/support/global-setup.js',
   testTimeout: 30000,
 };

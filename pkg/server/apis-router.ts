@@ -3,16 +3,21 @@ import { StatusError } from '../errors';
 import type { KindRegistration } from '../meta';
 import type { DeleteOptions, ListOptions, Registry, RequestContext } from '../registry';
 import { defaultFieldManager, validateFieldManager } from '../registry/managed-fields';
+import type { Logger } from '../log';
+import type { WatchHub } from '../registry/watch';
 import { type OrgDirectory, resolveNamespace } from './namespaces';
 import { negotiate } from './negotiate';
 import { handlePatch } from './patch-handler';
 import type { Subresource } from './subresources';
-import { sendNegotiated } from './table';
+import { sendNegotiated, tableWatchRenderer } from './table';
+import { isWatchRequest, serveWatch } from './watch-stream';
 
 export interface ApisRouterOptions {
   registry: Registry;
   orgs: OrgDirectory;
   subresources: Subresource[];
+  watchHub: WatchHub;
+  log?: Logger;
 }
 
 const NOT_FOUND = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource');
@@ -21,7 +26,7 @@ const NOT_FOUND = () => new StatusError(404, 'NotFound', 'the server could not f
  * `/apis/<group>/<version>/namespaces/<namespace>/<resource>[/<name>[/<subresource>]]`: the Kubernetes-style API of
  * every registered kind, the same routes for all of them.
  */
-export function apisRouter({ registry, orgs, subresources }: ApisRouterOptions): Router {
+export function apisRouter({ registry, orgs, subresources, watchHub, log }: ApisRouterOptions): Router {
   const router = Router();
   const base = '/apis/:group/:version/namespaces/:namespace/:resource';
 
@@ -36,8 +41,9 @@ export function apisRouter({ registry, orgs, subresources }: ApisRouterOptions):
   router.get(base, async (req, res) => {
     const { kind, ctx } = await resolve(req);
     const how = negotiate(req);
-    if (query(req, 'watch') === 'true' || query(req, 'watch') === '1') {
-      throw StatusError.methodNotAllowed('watch is not supported yet on this server');
+    if (isWatchRequest(req)) {
+      const render = how.kind === 'table' ? tableWatchRenderer(kind, how.includeObject) : undefined;
+      return serveWatch(req, res, { hub: watchHub, registry, kind, ctx, render, log });
     }
     sendNegotiated(res, how, kind, await registry.list(ctx, kind, listOptions(req)));
   });
@@ -137,10 +143,10 @@ export function mediaType(req: Request): string {
   return (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
 }
 
-/** POST and PUT take JSON; anything else is 415, an empty body 400. */
+/** POST and PUT take JSON (a request without a Content-Type is JSON, as kube-apiserver reads it); else 415. */
 function requireJson(req: Request, _res: Response, next: express.NextFunction): void {
   const type = mediaType(req);
-  if (type !== 'application/json') {
+  if (type !== 'application/json' && type !== '') {
     return next(StatusError.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json`));
   }
   if (req.body === undefined) return next(StatusError.badRequest('the request body is empty'));

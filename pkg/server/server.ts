@@ -8,6 +8,7 @@ import { Compactor, Registry } from '../registry';
 import { openStorage, type Storage } from '../../storage';
 import { createApp } from './app';
 import { readBuildInfo } from './build-info';
+import { enabledAlphaFromToggles, servedKinds } from './discovery';
 import { prepareTls } from './tls';
 
 export interface RunningServer {
@@ -27,12 +28,14 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger, opts: { storage?: Storage } = {}): Promise<RunningServer> {
   const tls = config.server.protocol === 'https' ? await prepareTls(config, log) : undefined;
   const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
-  const registry = new Registry(storage, allKinds, { nestedFolders: config.feature_toggles.nestedFolders });
+  // Alpha versions are served only when a feature toggle names them (spec §9.2).
+  const kinds = servedKinds(allKinds, enabledAlphaFromToggles(config.feature_toggles.enable));
+  const registry = new Registry(storage, kinds, { nestedFolders: config.feature_toggles.nestedFolders });
   await registry.init();
-  const compactor = new Compactor(storage, allKinds, config.registry.history_window_seconds, log);
+  const compactor = new Compactor(storage, kinds, config.registry.history_window_seconds, log);
   compactor.start(config.registry.compaction_interval_seconds);
 
-  const { app, setDraining } = createApp({ config, storage, registry, log, build: readBuildInfo() });
+  const { app, setDraining, watchHub } = createApp({ config, storage, registry, log, build: readBuildInfo() });
   const server = tls ? https.createServer(tls.options, app) : http.createServer(app);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -41,6 +44,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
     });
   } catch (err) {
     compactor.stop();
+    watchHub.stop();
     if (!opts.storage) await storage.close();
     throw err;
   }
@@ -59,10 +63,14 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
       setDraining();
       compactor.stop();
       stopTlsWatch?.();
+      // Watches end cleanly first; their keep-alive sockets then turn idle and are closed as they do.
+      watchHub.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
       const timer = setTimeout(() => server.closeAllConnections(), config.server.shutdown_timeout_seconds * 1000);
       await closed;
+      clearInterval(idle);
       clearTimeout(timer);
       await storage.close();
     },

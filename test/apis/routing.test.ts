@@ -94,3 +94,28 @@ onServer('a database outage is 503, not 500, health says so, and service resumes
     await db.drop();
   }
 });
+
+test('a body without Content-Type is read as JSON, as kube-apiserver reads it (kubectl create --raw sends none)', async () => {
+  const http = await import('node:http');
+  const server = t.app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const { port } = server.address() as import('node:net').AddressInfo;
+  try {
+    const body = JSON.stringify({ metadata: { name: 'raw-no-type' }, spec: { title: 'Raw', interval: '1m' } });
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/apis/playlist.svc.app/v1/namespaces/default/playlists', auth: 'admin:admin', headers: { 'Content-Length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(status).toBe(201);
+    expect((await t.as.get('/apis/playlist.svc.app/v1/namespaces/default/playlists/raw-no-type')).body.spec.title).toBe('Raw');
+  } finally {
+    server.close();
+  }
+});

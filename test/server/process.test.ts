@@ -53,19 +53,19 @@ test('--help lists the settings with their environment names', async () => {
 
 test('with no database configured it serves on the embedded database in the data folder, keeps data, and stops cleanly on SIGTERM', async () => {
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-main-'));
-  const port = String(30000 + Math.floor(Math.random() * 20000));
-  const url = `http://127.0.0.1:${port}`;
   const auth = { Authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`, 'Content-Type': 'application/json' };
-  const playlists = `${url}/apis/playlist.svc.app/v1/namespaces/default/playlists`;
   try {
-    const first = runMain([`--server.http_port=${port}`], { SVC_PATHS_DATA: data });
+    // Port 0: the system picks a free port, which the "server started" log line names.
+    const first = runMain(['--server.http_port=0', '--server.http_addr=127.0.0.1'], { SVC_PATHS_DATA: data });
+    const url = await startedUrl(first);
     await waitHealthy(url, first);
+    const playlists = `${url}/apis/playlist.svc.app/v1/namespaces/default/playlists`;
     expect(fs.existsSync(path.join(data, 'pglite.lock'))).toBe(true);
     const created = await fetch(playlists, { method: 'POST', headers: auth, body: JSON.stringify({ metadata: { name: 'kept' }, spec: { title: 'Kept', interval: '5m' } }) });
     expect(created.status).toBe(201);
 
     // A second process on the same data folder is refused with a clear message.
-    const second = runMain([`--server.http_port=${Number(port) + 1}`], { SVC_PATHS_DATA: data });
+    const second = runMain(['--server.http_port=0'], { SVC_PATHS_DATA: data });
     expect(await exited(second)).toBe(1);
     expect(second.output()).toContain('is in use by process');
 
@@ -73,9 +73,10 @@ test('with no database configured it serves on the embedded database in the data
     expect(await exited(first)).toBe(0);
     expect(fs.existsSync(path.join(data, 'pglite.lock'))).toBe(false);
 
-    const again = runMain([`--server.http_port=${port}`], { SVC_PATHS_DATA: data });
-    await waitHealthy(url, again);
-    const got = await fetch(`${playlists}/kept`, { headers: auth });
+    const again = runMain(['--server.http_port=0', '--server.http_addr=127.0.0.1'], { SVC_PATHS_DATA: data });
+    const url2 = await startedUrl(again);
+    await waitHealthy(url2, again);
+    const got = await fetch(`${url2}/apis/playlist.svc.app/v1/namespaces/default/playlists/kept`, { headers: auth });
     expect(got.status).toBe(200);
     expect(((await got.json()) as { spec: { title: string } }).spec.title).toBe('Kept');
     again.kill('SIGTERM');
@@ -84,6 +85,17 @@ test('with no database configured it serves on the embedded database in the data
     fs.rmSync(data, { recursive: true, force: true });
   }
 }, 60000);
+
+/** The URL from the server's "server started" log line. */
+async function startedUrl(child: ChildProcess & { output: () => string }): Promise<string> {
+  for (let i = 0; i < 150; i++) {
+    const m = /"msg":"server started","url":"([^"]+)"/.exec(child.output());
+    if (m) return m[1];
+    if (child.exitCode !== null) throw new Error(`server exited: ${child.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not start: ${child.output()}`);
+}
 
 const onServer = testBackend() === 'postgres' ? test : test.skip;
 
