@@ -50,6 +50,12 @@ export interface KindRegistration<Spec = unknown> {
   categories?: string[];
   /** Validates `spec`; unknown keys a kind keeps must be allowed by the schema itself (z.looseObject). */
   specSchema: ZodType<Spec>;
+  /**
+   * The whole spec is free-form, like a CRD's `x-kubernetes-preserve-unknown-fields: true` on spec: members the
+   * schema does not name are kept and never reported. Otherwise they are unknown fields: fieldValidation=Strict
+   * refuses them, Warn (the default) and Ignore drop them, and server-side apply refuses them.
+   */
+  preserveUnknownFields?: boolean;
   strategy?: KindStrategy<Spec>;
   /**
    * The object lives in a folder named by its `svc.app/folder` annotation: the folder must exist, and deleting

@@ -11,6 +11,8 @@ export const dashboardKind = {
   singular: 'dashboard',
   categories: ['svc'],
   specSchema: dashboardSpecSchema,
+  // The dashboard JSON is larger than the schema names and frontends add to it: kept as sent.
+  preserveUnknownFields: true,
   strategy: dashboardStrategy,
   inFolder: true,
   deleteResponse: 'status',
