@@ -1,5 +1,5 @@
 import type { JsonObject, ManagedFieldsEntry } from '../meta';
-import { defaultFieldManager, fieldsOf, updateManagedFields, validateFieldManager } from './managed-fields';
+import { defaultFieldManager, fieldsOf, managedFieldsFromRequest, updateManagedFields, validateFieldManager } from './managed-fields';
 
 const apiVersion = 'dashboard.svc.app/v1';
 const T0 = '2025-01-01T00:00:00Z';
@@ -149,6 +149,40 @@ describe('updateManagedFields', () => {
 
   it('leaves an untracked existing object untracked, like kube', () => {
     expect(write([], dashboard({ title: 'One' }), dashboard({ title: 'Two' }), 'a', T1)).toEqual([]);
+  });
+
+  it("never records the registry's own annotations", () => {
+    const withSystem = (annotations: Record<string, string>) => dashboard({ title: 'One' }, { annotations });
+    const created = write([], undefined, withSystem({ 'svc.app/createdBy': 'user:a' }), 'a', T0);
+    expect(created).toEqual([entry('a', T0, { 'f:spec': { '.': {}, 'f:title': {} } })]);
+    const stamped = withSystem({ 'svc.app/createdBy': 'user:a', 'svc.app/updatedBy': 'user:b', 'svc.app/updatedTimestamp': T1, note: 'n' });
+    expect(write(created, withSystem({ 'svc.app/createdBy': 'user:a' }), stamped, 'b', T1)).toEqual([
+      created[0],
+      entry('b', T1, { 'f:metadata': { 'f:annotations': { '.': {}, 'f:note': {} } } }),
+    ]);
+  });
+});
+
+describe('managedFieldsFromRequest', () => {
+  const stored = [entry('a', T0, { 'f:spec': { 'f:title': {} } })];
+
+  it('takes well-formed entries from the request', () => {
+    const requested = [{ manager: 'kubectl', operation: 'Apply', apiVersion, time: T1, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }];
+    expect(managedFieldsFromRequest(requested, stored)).toEqual(requested);
+  });
+
+  it('clears them for [] and [{}]', () => {
+    expect(managedFieldsFromRequest([], stored)).toEqual([]);
+    expect(managedFieldsFromRequest([{}], stored)).toEqual([]);
+  });
+
+  it('keeps the stored ones when the request has none or malformed ones', () => {
+    expect(managedFieldsFromRequest(undefined, stored)).toEqual(stored);
+    expect(managedFieldsFromRequest(null, stored)).toEqual(stored);
+    expect(managedFieldsFromRequest([{ manager: 'x', operation: 'Apply', apiVersion, fieldsType: 'FieldsV2' }], stored)).toEqual(stored);
+    expect(managedFieldsFromRequest([{ manager: 'x', operation: 'Merge', apiVersion, fieldsType: 'FieldsV1' }], stored)).toEqual(stored);
+    expect(managedFieldsFromRequest([{ manager: 'x', operation: 'Apply', apiVersion: '', fieldsType: 'FieldsV1' }], stored)).toEqual(stored);
+    expect(managedFieldsFromRequest([{}, {}], stored)).toEqual(stored);
   });
 });
 

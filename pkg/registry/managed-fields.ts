@@ -4,36 +4,56 @@
  * lists are atomic. Sources followed: structured-merge-diff `merge/update.go` and `typed.Compare`,
  * apimachinery `util/managedfields/internal/{managedfieldsupdater,stripmeta,managedfields,skipnonapplied}.go`.
  */
-import { type JsonObject, jsonEqual, type ManagedFieldsEntry } from '../meta';
+import { Annotations, type JsonObject, jsonEqual, type ManagedFieldsEntry } from '../meta';
 
 /** kube's `FieldManagerMaxLength`, in bytes. */
 export const FIELD_MANAGER_MAX_LENGTH = 128;
 
 /** A field path as FieldsV1 keys, e.g. `["f:spec", "f:title"]`; sets hold it JSON-encoded. */
-type Path = string[];
-type PathSet = Set<string>;
+export type Path = string[];
+export type PathSet = Set<string>;
 
-/** Stripped from every writer's set like kube's stripMeta manager (plus deletionTimestamp, set only by the registry). */
+/**
+ * Stripped from every writer's set like kube's stripMeta manager (plus deletionTimestamp and
+ * deletionGracePeriodSeconds, set only by the registry's delete).
+ */
 const STRIPPED_META = new Set(
-  ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'managedFields', 'selfLink'].map(
-    (k) => `f:${k}`,
-  ),
+  [
+    'name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds',
+    'managedFields', 'selfLink',
+  ].map((k) => `f:${k}`),
 );
 
-function isObject(v: unknown): v is JsonObject {
+/** The registry's own annotations (createdBy, updatedBy, updatedTimestamp): no manager owns them. */
+const SYSTEM_ANNOTATIONS: readonly string[] = [Annotations.createdBy, Annotations.updatedBy, Annotations.updatedTimestamp];
+
+export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** A non-empty object: the only value that is walked into; everything else is a leaf. */
-function isMap(v: unknown): v is JsonObject {
+export function isMap(v: unknown): v is JsonObject {
   return isObject(v) && Object.keys(v).length > 0;
+}
+
+/**
+ * The object as field management sees it: without the registry's annotations, which change on every write and
+ * belong to no manager (an annotations map holding only them counts as absent).
+ */
+export function withoutSystemAnnotations(obj: JsonObject): JsonObject {
+  const metadata = obj.metadata as JsonObject | undefined;
+  const annotations = metadata?.annotations;
+  if (!isObject(annotations) || !SYSTEM_ANNOTATIONS.some((k) => Object.hasOwn(annotations, k))) return obj;
+  const kept = Object.fromEntries(Object.entries(annotations).filter(([k]) => !SYSTEM_ANNOTATIONS.includes(k)));
+  const { annotations: _all, ...rest } = metadata!;
+  return { ...obj, metadata: Object.keys(kept).length ? { ...rest, annotations: kept } : rest };
 }
 
 /**
  * Whether a path may be recorded. `metadata` itself is stripped but its other children are not;
  * status belongs to the status subresource (kube resets it on main-resource writes).
  */
-function recordable(path: Path, subresource: string | undefined): boolean {
+export function recordable(path: Path, subresource?: string): boolean {
   const [top, second] = path;
   if (top === 'f:apiVersion' || top === 'f:kind') return false;
   if (top === 'f:status') return subresource === 'status';
@@ -47,7 +67,7 @@ function collect(value: unknown, path: Path, out: PathSet, self = true): void {
   if (isMap(value)) for (const [k, v] of Object.entries(value)) collect(v, [...path, `f:${k}`], out);
 }
 
-interface Comparison {
+export interface Comparison {
   added: PathSet;
   modified: PathSet;
   removed: PathSet;
@@ -57,7 +77,7 @@ interface Comparison {
  * typed.Compare on a deduced schema: leaves that differ are modified; an added or removed subtree
  * contributes its own path (encoded as "." for an object) and every path below it.
  */
-function compare(oldObj: JsonObject, newObj: JsonObject, path: Path, c: Comparison): void {
+export function compare(oldObj: JsonObject, newObj: JsonObject, path: Path, c: Comparison): void {
   for (const k of new Set([...Object.keys(oldObj), ...Object.keys(newObj)])) {
     const p = [...path, `f:${k}`];
     const a = oldObj[k];
@@ -75,7 +95,7 @@ function compare(oldObj: JsonObject, newObj: JsonObject, path: Path, c: Comparis
 }
 
 /** FieldsV1 → paths. `"."` marks the enclosing object itself; an empty object is a leaf. */
-function decodeFields(fields: JsonObject, path: Path = [], out: PathSet = new Set()): PathSet {
+export function decodeFields(fields: JsonObject, path: Path = [], out: PathSet = new Set()): PathSet {
   for (const [k, v] of Object.entries(fields)) {
     if (k === '.') {
       if (path.length > 0) out.add(JSON.stringify(path));
@@ -86,7 +106,7 @@ function decodeFields(fields: JsonObject, path: Path = [], out: PathSet = new Se
 }
 
 /** Paths → FieldsV1 with sorted keys: "." marks a member that also has members below it, as kube writes it. */
-function encodeFields(set: Iterable<string>): JsonObject {
+export function encodeFields(set: Iterable<string>): JsonObject {
   const root: JsonObject = {};
   for (const encoded of set) {
     let node = root;
@@ -121,7 +141,7 @@ const seconds = (time: string): number => Math.floor((Date.parse(time) || 0) / 1
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** kube's sortEncodedManagedFields: Apply before Update, then oldest first, then manager, apiVersion, subresource. */
-function byKubeOrder(p: ManagedFieldsEntry, q: ManagedFieldsEntry): number {
+export function byKubeOrder(p: ManagedFieldsEntry, q: ManagedFieldsEntry): number {
   return (
     cmp(p.operation, q.operation) ||
     seconds(p.time) - seconds(q.time) ||
@@ -131,7 +151,7 @@ function byKubeOrder(p: ManagedFieldsEntry, q: ManagedFieldsEntry): number {
   );
 }
 
-const minus = (set: PathSet, ...others: PathSet[]): PathSet =>
+export const minus = (set: PathSet, ...others: PathSet[]): PathSet =>
   new Set([...set].filter((p) => !others.some((o) => o.has(p))));
 
 /**
@@ -159,7 +179,7 @@ export function updateManagedFields(args: {
   if (oldObj !== undefined && previous.length === 0) return [];
 
   const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() };
-  compare(oldObj ?? {}, newObj, [], c);
+  compare(withoutSystemAnnotations(oldObj ?? {}), withoutSystemAnnotations(newObj), [], c);
   const keep = (set: PathSet): PathSet => new Set([...set].filter((p) => recordable(JSON.parse(p) as Path, subresource)));
   const removed = keep(c.removed);
   const changed = keep(new Set([...c.added, ...c.modified]));
@@ -200,6 +220,41 @@ export function updateManagedFields(args: {
     result.push({ ...writerEntry, fieldsV1: encodeFields(writerSet) });
   }
   return result.sort(byKubeOrder);
+}
+
+/** A managedFields entry kube's DecodeManagedFields accepts, or undefined. */
+function wellFormed(v: unknown): ManagedFieldsEntry | undefined {
+  if (!isObject(v)) return undefined;
+  const { manager, operation, apiVersion, time, fieldsType, fieldsV1, subresource } = v;
+  if (operation !== 'Apply' && operation !== 'Update') return undefined;
+  if (typeof apiVersion !== 'string' || apiVersion === '' || fieldsType !== 'FieldsV1') return undefined;
+  if ((manager !== undefined && typeof manager !== 'string') || (time !== undefined && typeof time !== 'string')) return undefined;
+  if ((fieldsV1 !== undefined && !isObject(fieldsV1)) || (subresource !== undefined && typeof subresource !== 'string')) return undefined;
+  return {
+    manager: manager ?? '',
+    operation,
+    apiVersion,
+    ...(time !== undefined ? { time } : {}),
+    fieldsType,
+    fieldsV1: (fieldsV1 ?? {}) as JsonObject,
+    ...(subresource ? { subresource } : {}),
+  } as ManagedFieldsEntry;
+}
+
+/**
+ * The managedFields a write starts from (kube's decodeLiveOrNew). Entries the request carries replace the stored
+ * ones when they are non-empty and well-formed (kubectl's migration from client-side to server-side apply relies
+ * on it); `[]` or `[{}]` clears them; absent or malformed ones keep the stored ones, so that clients unaware of
+ * managedFields never drop them.
+ *
+ * @example managedFieldsFromRequest([{}], stored) // []
+ * @example managedFieldsFromRequest(undefined, stored) // stored
+ */
+export function managedFieldsFromRequest(requested: unknown, stored: readonly ManagedFieldsEntry[]): ManagedFieldsEntry[] {
+  if (!Array.isArray(requested)) return [...stored];
+  if (requested.length === 0 || (requested.length === 1 && isObject(requested[0]) && Object.keys(requested[0]).length === 0)) return [];
+  const entries = requested.map(wellFormed);
+  return entries.every((e) => e !== undefined) ? (entries as ManagedFieldsEntry[]) : [...stored];
 }
 
 /** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */

@@ -15,6 +15,9 @@ const metadataInput = z.looseObject({
   uid: z.string().optional(),
   labels: stringMap,
   annotations: stringMap,
+  finalizers: z.array(z.string()).nullable().optional(),
+  /** Kept raw: a request's managedFields replace the stored ones only when well-formed (managedFieldsFromRequest). */
+  managedFields: z.unknown().optional(),
 });
 
 const bodyInput = z.looseObject({
@@ -72,6 +75,9 @@ function metadataProblems(m: MetadataInput): StatusCause[] {
     for (const message of labelKeyErrors(k)) causes.push({ field: 'metadata.labels', message });
     for (const message of labelValueErrors(v)) causes.push({ field: `metadata.labels`, message });
   }
+  (m.finalizers ?? []).forEach((f, i) => {
+    for (const message of labelKeyErrors(f)) causes.push({ field: `metadata.finalizers[${i}]`, message: `Invalid value: ${JSON.stringify(f)}: ${message}` });
+  });
   let size = 0;
   for (const [k, v] of Object.entries(m.annotations ?? {})) {
     for (const message of labelKeyErrors(k)) causes.push({ field: 'metadata.annotations', message });
@@ -88,6 +94,25 @@ export function clientAnnotations(annotations: Record<string, string> | null | u
   if (!annotations) return undefined;
   const out = Object.fromEntries(Object.entries(annotations).filter(([k]) => !SYSTEM_ANNOTATIONS.includes(k)));
   return Object.keys(out).length ? out : undefined;
+}
+
+/** Present and non-empty, or undefined: an empty list is not stored, so `[]` and absent compare equal. */
+export function nonEmptyList(list: readonly string[] | null | undefined): string[] | undefined {
+  return list && list.length ? [...list] : undefined;
+}
+
+/**
+ * kube's ValidateNoNewFinalizers: once an object is being deleted, its finalizers may only go away.
+ * Returns the 422 cause, if any.
+ */
+export function newFinalizersProblem(next: readonly string[] | undefined, old: readonly string[] | undefined): StatusCause | undefined {
+  const added = [...new Set(next ?? [])].filter((f) => !(old ?? []).includes(f)).sort();
+  if (!added.length) return undefined;
+  return {
+    field: 'metadata.finalizers',
+    reason: 'FieldValueForbidden',
+    message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+  };
 }
 
 /** Present and non-empty, or undefined: an empty map is not stored, so `{}` and absent compare equal. */

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { type StatusCause, StatusError } from '../errors';
-import { Annotations, jsonEqual, type JsonObject, type KindRegistration, type Resource, type ResourceList } from '../meta';
-import { type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
+import { Annotations, jsonEqual, type JsonObject, type KindRegistration, type ManagedFieldsEntry, type Resource, type ResourceList } from '../meta';
+import { type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
+import { applyConfiguration, syncLastApplied } from './apply';
+import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from './apply-config';
 import { decodeContinue, encodeContinue } from './continue-token';
 import type { DeleteOptions, ListOptions, RequestContext, WriteOptions } from './context';
 import { checkFolder, deleteFolderContents, deleteTouches, type FolderRules, folderOf, typeOf } from './folder-tree';
-import { updateManagedFields } from './managed-fields';
+import { managedFieldsFromRequest, updateManagedFields } from './managed-fields';
 import { generateName, generateNameProblem, nameProblem } from './names';
-import { clientAnnotations, nonEmpty, type ParsedBody, parseBody } from './object-meta';
+import { clientAnnotations, newFinalizersProblem, nonEmpty, nonEmptyList, type ParsedBody, parseBody } from './object-meta';
 import { parseFieldSelector, parseLabelSelector } from './selectors';
 import { toStatusError } from './storage-errors';
 import { causesFromZod } from './zod-causes';
@@ -62,18 +64,7 @@ export class Registry {
   }
 
   async list(ctx: RequestContext, kind: KindRegistration, opts: ListOptions): Promise<ResourceList> {
-    const labels = parseLabelSelector(opts.labelSelector);
-    const fields = parseFieldSelector(opts.fieldSelector);
-    const names: string[] = [];
-    const excludeNames: string[] = [];
-    let otherNamespace = false;
-    for (const f of fields) {
-      if (f.field === 'metadata.name') (f.operator === 'Equals' ? names : excludeNames).push(f.value);
-      if (f.field === 'metadata.namespace' && (f.value === ctx.namespace) !== (f.operator === 'Equals')) otherNamespace = true;
-    }
-    // metadata.name=a,metadata.name=b can match nothing; another namespace matches nothing here either.
-    const wanted = new Set(names);
-    const onlyNames = otherNamespace || wanted.size > 1 ? [] : wanted.size === 1 ? [...wanted] : undefined;
+    const selection = selectionOf(ctx, opts);
     let position: { resourceVersion: number; after: string } | undefined;
     if (opts.continue) {
       position = decodeContinue(opts.continue);
@@ -88,9 +79,7 @@ export class Registry {
         limit: opts.limit,
         after: position?.after,
         atResourceVersion: position?.resourceVersion,
-        labels,
-        names: onlyNames,
-        excludeNames,
+        ...selection,
       }),
     );
     const items = page.items.map((s) => this.output(kind, s));
@@ -108,23 +97,14 @@ export class Registry {
 
   async create(ctx: RequestContext, kind: KindRegistration, body: unknown, opts: WriteOptions = {}): Promise<Resource> {
     const input = parseBody(kind, body, ctx.namespace);
-    const { name: requested, generateName: prefix, resourceVersion } = input.metadata;
-    if (resourceVersion) throw StatusError.badRequest('resourceVersion should not be set on objects to be created');
-    const problem = requested ? nameProblem(requested) : prefix ? generateNameProblem(prefix) : 'Required value: name or generateName is required';
-    if (problem) {
-      throw StatusError.invalid(kind, requested ?? '', [{ field: requested || !prefix ? 'metadata.name' : 'metadata.generateName', message: problem }]);
-    }
+    const { name: requested, generateName: prefix } = input.metadata;
+    checkCreatable(kind, input);
     for (let attempt = 1; ; attempt++) {
       const obj = this.newObject(ctx, kind, requested ?? generateName(prefix!), input);
       try {
         return await this.transact(kind, obj.metadata.name, async (tx) => {
           await tx.lockTypes([typeOf(kind)]);
-          await checkFolder(tx, this.folders, kind, obj);
-          if (opts.dryRun) {
-            if (await tx.get(this.key(ctx, kind, obj.metadata.name))) throw new StorageError('KeyExists', undefined, 'exists');
-            return this.decorate(kind, obj);
-          }
-          return this.output(kind, await tx.create(this.key(ctx, kind, obj.metadata.name), forStorage(obj), { folder: folderOf(obj) }));
+          return this.insert(tx, ctx, kind, obj, opts);
         });
       } catch (err) {
         const collided = err instanceof StatusError && err.reason === 'AlreadyExists';
@@ -159,27 +139,85 @@ export class Registry {
     });
   }
 
+  /**
+   * Server-side apply of a configuration by `ctx.fieldManager` (see apply.ts): creates the object when it does not
+   * exist. A `metadata.resourceVersion` in the configuration is a precondition.
+   *
+   * @example await registry.apply(ctx, kind, 'a', { apiVersion, kind: 'Playlist', metadata: { name: 'a' }, spec }, { force: false })
+   */
+  async apply(ctx: RequestContext, kind: KindRegistration, name: string, config: JsonObject, opts: ApplyOptions): Promise<{ object: Resource; created: boolean }> {
+    checkApplyConfiguration(kind, config);
+    const input = parseBody(kind, config, ctx.namespace);
+    checkNameMatches(input, name);
+    const applied = appliedConfiguration(input, config);
+    const rv = input.metadata.resourceVersion;
+    const key = this.key(ctx, kind, name);
+    const apply = (live: JsonObject | undefined, previous: readonly ManagedFieldsEntry[]) => {
+      const { merged, managedFields } = applyConfiguration({
+        live, config: applied, previous, manager: ctx.fieldManager, apiVersion: apiVersion(kind), time: timestamp(), force: opts.force,
+      });
+      return { input: parseBody(kind, syncLastApplied(merged, config, ctx.fieldManager), ctx.namespace), managedFields };
+    };
+    return this.transact(kind, name, async (tx) => {
+      await tx.lockTypes(this.updateLocks(kind));
+      const stored = await tx.get(key);
+      if (!stored) {
+        checkCreatable(kind, { ...input, metadata: { ...input.metadata, name } });
+        const created = apply(undefined, []);
+        const obj = this.newObject(ctx, kind, name, created.input, created.managedFields);
+        return { object: await this.insert(tx, ctx, kind, obj, opts), created: true };
+      }
+      const object = await this.replace(tx, ctx, kind, stored, opts, (current) => {
+        const { input: next, managedFields } = apply(current as unknown as JsonObject, current.metadata.managedFields ?? []);
+        return { input: next, expected: rv ? parseResourceVersion(rv) : stored.resourceVersion, managedFields };
+      });
+      return { object, created: false };
+    });
+  }
+
+  /**
+   * DELETE. An object with finalizers is not removed: it gets its deletionTimestamp (and generation + 1) and is
+   * removed by the update that empties its finalizers; the answer is then the object as it now is.
+   */
   async delete(ctx: RequestContext, kind: KindRegistration, name: string, opts: DeleteOptions = {}): Promise<Resource | JsonObject> {
     const key = this.key(ctx, kind, name);
-    const deleted = await this.transact(kind, name, async (tx) => {
+    const { object, deleted } = await this.transact(kind, name, async (tx) => {
       await tx.lockTypes(deleteTouches(kind, this.kinds));
       const current = await tx.get(key);
       if (!current) throw StatusError.notFound(gr(kind), name);
       checkPreconditions(kind, name, current, opts.preconditions);
-      if (opts.dryRun) return current;
-      if (kind.isFolder) await deleteFolderContents(tx, kind, this.kinds, ctx.namespace, name);
-      return tx.delete(key, current.resourceVersion);
+      return this.remove(tx, kind, current, opts);
     });
-    const obj = this.output(kind, deleted);
-    if (kind.deleteResponse === 'object') return obj;
+    if (!deleted || kind.deleteResponse === 'object') return object;
     return {
       kind: 'Status',
       apiVersion: 'v1',
       metadata: {},
       status: 'Success',
-      details: { name, group: kind.group, kind: kind.plural, uid: obj.metadata.uid },
+      details: { name, group: kind.group, kind: kind.plural, uid: object.metadata.uid },
       code: 200,
     };
+  }
+
+  /**
+   * DELETE on the collection (kube's deletecollection): deletes every object the selectors match, each as DELETE
+   * would (finalizers, folder contents), in one transaction, and answers the list of them as deleted.
+   */
+  async deleteCollection(ctx: RequestContext, kind: KindRegistration, selectors: ListOptions, opts: DeleteOptions = {}): Promise<ResourceList> {
+    const selection = selectionOf(ctx, selectors);
+    return this.transact(kind, '', async (tx) => {
+      await tx.lockTypes(deleteTouches(kind, this.kinds));
+      const page = await tx.list({ ...typeOf(kind), namespace: ctx.namespace, ...selection });
+      const items: Resource[] = [];
+      for (const { key } of page.items) {
+        // Gone already when a folder deleted before it held it.
+        const current = await tx.get(key);
+        if (!current) continue;
+        checkPreconditions(kind, key.name, current, opts.preconditions);
+        items.push((await this.remove(tx, kind, current, opts)).object);
+      }
+      return { apiVersion: apiVersion(kind), kind: `${kind.kind}List`, metadata: { resourceVersion: String(page.resourceVersion) }, items };
+    });
   }
 
   private async guaranteedUpdate(
@@ -187,27 +225,77 @@ export class Registry {
     kind: KindRegistration,
     name: string,
     opts: WriteOptions,
-    produce: (current: Resource, storedVersion: number) => { input: ParsedBody; expected: number },
+    produce: Produce,
   ): Promise<Resource> {
     const key = this.key(ctx, kind, name);
     return this.transact(kind, name, async (tx) => {
       // With the type locked no other writer runs: the read below is the state the write replaces.
-      await tx.lockTypes([typeOf(kind)]);
+      await tx.lockTypes(this.updateLocks(kind));
       const stored = await tx.get(key);
       if (!stored) throw StatusError.notFound(gr(kind), name);
-      const current = toResource(stored);
-      const { input, expected } = produce(this.decorate(kind, structuredClone(current)), stored.resourceVersion);
-      if (expected !== stored.resourceVersion) throw toStatusError(new StorageError('Conflict', key, 'stale'), kind, name);
-      const next = this.nextObject(ctx, kind, current, input);
-      if (!next) return this.decorate(kind, current);
-      await checkFolder(tx, this.folders, kind, next);
-      if (opts.dryRun) return this.decorate(kind, next);
-      return this.output(kind, await tx.update(key, forStorage(next), expected, { folder: folderOf(next) }));
+      return this.replace(tx, ctx, kind, stored, opts, produce);
     });
   }
 
-  /** A new object from a create request: system fields set here, then the kind's hooks. */
-  private newObject(ctx: RequestContext, kind: KindRegistration, name: string, input: ParsedBody): Resource {
+  /**
+   * An update may end a deletion (it empties the finalizers), which deletes a folder's contents: a folder's update
+   * takes every lock its delete takes, up front and in order.
+   */
+  private updateLocks(kind: KindRegistration) {
+    return kind.isFolder ? deleteTouches(kind, this.kinds) : [typeOf(kind)];
+  }
+
+  private async insert(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, obj: Resource, opts: WriteOptions): Promise<Resource> {
+    const key = this.key(ctx, kind, obj.metadata.name);
+    await checkFolder(tx, this.folders, kind, obj);
+    if (opts.dryRun) {
+      if (await tx.get(key)) throw new StorageError('KeyExists', undefined, 'exists');
+      return this.decorate(kind, obj);
+    }
+    return this.output(kind, await tx.create(key, forStorage(obj), { folder: folderOf(obj) }));
+  }
+
+  /** Writes what `produce` makes of the stored object; removes it when that ends its deletion. */
+  private async replace(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, stored: StoredObject, opts: WriteOptions, produce: Produce): Promise<Resource> {
+    const current = toResource(stored);
+    const { input, expected, managedFields } = produce(this.decorate(kind, structuredClone(current)), stored.resourceVersion);
+    if (expected !== stored.resourceVersion) throw toStatusError(new StorageError('Conflict', stored.key, 'stale'), kind, stored.key.name);
+    const next = this.nextObject(ctx, kind, current, input, managedFields);
+    if (!next) return this.decorate(kind, current);
+    await checkFolder(tx, this.folders, kind, next);
+    if (opts.dryRun) return this.decorate(kind, next);
+    if (next.metadata.deletionTimestamp && !next.metadata.finalizers) {
+      // The last finalizer is gone: the object goes now (kube's shouldDeleteDuringUpdate).
+      return this.output(kind, await this.removeNow(tx, kind, stored.key, expected, next));
+    }
+    return this.output(kind, await tx.update(stored.key, forStorage(next), expected, { folder: folderOf(next) }));
+  }
+
+  /** DELETE of a stored object: marks it while finalizers remain, removes it otherwise. Idempotent while marked. */
+  private async remove(tx: StorageTx, kind: KindRegistration, stored: StoredObject, opts: WriteOptions): Promise<{ object: Resource; deleted: boolean }> {
+    const current = toResource(stored);
+    if (!current.metadata.finalizers?.length) {
+      if (opts.dryRun) return { object: this.decorate(kind, current), deleted: true };
+      return { object: this.output(kind, await this.removeNow(tx, kind, stored.key, stored.resourceVersion)), deleted: true };
+    }
+    if (current.metadata.deletionTimestamp) return { object: this.decorate(kind, current), deleted: false };
+    // kube's markAsDeleting: these kinds have no graceful deletion, so the grace period is 0.
+    const deleting = { deletionTimestamp: timestamp(), deletionGracePeriodSeconds: 0, generation: current.metadata.generation + 1 };
+    const marked: Resource = { ...current, metadata: { ...current.metadata, ...deleting } };
+    if (opts.dryRun) return { object: this.decorate(kind, marked), deleted: false };
+    return { object: this.output(kind, await tx.update(stored.key, forStorage(marked), stored.resourceVersion, { folder: folderOf(marked) })), deleted: false };
+  }
+
+  private async removeNow(tx: StorageTx, kind: KindRegistration, key: ResourceKey, expected: number, finalValue?: Resource): Promise<StoredObject> {
+    if (kind.isFolder) await deleteFolderContents(tx, kind, this.kinds, key.namespace, key.name);
+    return tx.delete(key, expected, finalValue ? forStorage(finalValue) : undefined);
+  }
+
+  /**
+   * A new object from a create request: system fields set here, then the kind's hooks. `applied` are the
+   * managedFields of a server-side apply; other creates are Update operations of `ctx.fieldManager`.
+   */
+  private newObject(ctx: RequestContext, kind: KindRegistration, name: string, input: ParsedBody, applied?: ManagedFieldsEntry[]): Resource {
     const now = timestamp();
     const obj: Resource = {
       apiVersion: apiVersion(kind),
@@ -222,6 +310,7 @@ export class Registry {
         creationTimestamp: now,
         labels: nonEmpty(input.metadata.labels),
         annotations: { ...clientAnnotations(input.metadata.annotations), [Annotations.createdBy]: ctx.requester.identity },
+        finalizers: nonEmptyList(input.metadata.finalizers),
       },
       spec: input.spec as JsonObject,
       status: {},
@@ -230,19 +319,25 @@ export class Registry {
     kind.strategy?.prepareForCreate?.(obj);
     this.validate(kind, obj);
     kind.strategy?.canonicalize?.(obj);
-    obj.metadata.managedFields = updateManagedFields({
-      previous: [],
-      oldObj: undefined,
-      newObj: obj as unknown as JsonObject,
-      manager: ctx.fieldManager,
-      apiVersion: obj.apiVersion,
-      time: now,
-    });
+    obj.metadata.managedFields =
+      applied ??
+      updateManagedFields({
+        previous: managedFieldsFromRequest(input.metadata.managedFields, []),
+        oldObj: undefined,
+        newObj: obj as unknown as JsonObject,
+        manager: ctx.fieldManager,
+        apiVersion: obj.apiVersion,
+        time: now,
+      });
     return obj;
   }
 
-  /** The object an update produces, or undefined when it changes nothing (then nothing is written). */
-  private nextObject(ctx: RequestContext, kind: KindRegistration, current: Resource, input: ParsedBody): Resource | undefined {
+  /**
+   * The object an update produces, or undefined when it changes nothing, managedFields included (then nothing is
+   * written). `applied` are the managedFields of a server-side apply; otherwise the write is an Update operation
+   * starting from the request's managedFields when it carries usable ones (managedFieldsFromRequest).
+   */
+  private nextObject(ctx: RequestContext, kind: KindRegistration, current: Resource, input: ParsedBody, applied?: ManagedFieldsEntry[]): Resource | undefined {
     const system = Object.fromEntries(
       [Annotations.createdBy, Annotations.updatedBy, Annotations.updatedTimestamp].flatMap((k) =>
         current.metadata.annotations?.[k] !== undefined ? [[k, current.metadata.annotations[k]]] : [],
@@ -255,6 +350,7 @@ export class Registry {
         ...current.metadata,
         labels: nonEmpty(input.metadata.labels),
         annotations: { ...clientAnnotations(input.metadata.annotations), ...system },
+        finalizers: nonEmptyList(input.metadata.finalizers),
       },
       spec: input.spec as JsonObject,
       // Writes to the main resource never change status.
@@ -262,27 +358,33 @@ export class Registry {
     };
     withoutUndefined(obj.metadata);
     kind.strategy?.prepareForUpdate?.(obj, current);
-    this.validate(kind, obj, current);
+    const forbidden = current.metadata.deletionTimestamp ? newFinalizersProblem(obj.metadata.finalizers, current.metadata.finalizers) : undefined;
+    this.validate(kind, obj, current, forbidden ? [forbidden] : []);
     kind.strategy?.canonicalize?.(obj);
     if (!jsonEqual(obj.spec, current.spec)) obj.metadata.generation = current.metadata.generation + 1;
-    if (jsonEqual(comparable(obj), comparable(current))) return undefined;
 
     const now = timestamp();
+    const stored = current.metadata.managedFields ?? [];
+    const managedFields =
+      applied ??
+      updateManagedFields({
+        previous: managedFieldsFromRequest(input.metadata.managedFields, stored),
+        oldObj: current as unknown as JsonObject,
+        newObj: obj as unknown as JsonObject,
+        manager: ctx.fieldManager,
+        apiVersion: obj.apiVersion,
+        time: now,
+      });
+    if (jsonEqual(comparable(obj), comparable(current)) && jsonEqual(managedFields, stored)) return undefined;
     obj.metadata.annotations = { ...obj.metadata.annotations, [Annotations.updatedBy]: ctx.requester.identity, [Annotations.updatedTimestamp]: now };
-    obj.metadata.managedFields = updateManagedFields({
-      previous: current.metadata.managedFields ?? [],
-      oldObj: current as unknown as JsonObject,
-      newObj: obj as unknown as JsonObject,
-      manager: ctx.fieldManager,
-      apiVersion: obj.apiVersion,
-      time: now,
-    });
+    obj.metadata.managedFields = managedFields.length ? managedFields : undefined;
+    withoutUndefined(obj.metadata);
     return obj;
   }
 
-  private validate(kind: KindRegistration, obj: Resource, old?: Resource): void {
+  private validate(kind: KindRegistration, obj: Resource, old?: Resource, metaCauses: StatusCause[] = []): void {
     const parsed = kind.specSchema.safeParse(obj.spec, { reportInput: true });
-    const causes: StatusCause[] = parsed.success ? [] : causesFromZod(parsed.error, 'spec');
+    const causes: StatusCause[] = [...metaCauses, ...(parsed.success ? [] : causesFromZod(parsed.error, 'spec'))];
     if (parsed.success) {
       obj.spec = parsed.data as JsonObject;
       causes.push(...(kind.strategy?.validate?.(obj, old) ?? []));
@@ -321,6 +423,9 @@ export class Registry {
   }
 }
 
+/** Turns the current object (as clients see it) into the body to write; `managedFields` when a server-side apply computed them. */
+type Produce = (current: Resource, storedVersion: number) => { input: ParsedBody; expected: number; managedFields?: ManagedFieldsEntry[] };
+
 const gr = (kind: KindRegistration) => ({ group: kind.group, resource: kind.plural });
 const apiVersion = (kind: KindRegistration) => `${kind.group}/${kind.version}`;
 
@@ -348,6 +453,33 @@ function forStorage(obj: Resource): JsonObject {
 function comparable(obj: Resource): unknown {
   const { managedFields: _m, resourceVersion: _r, ...metadata } = obj.metadata;
   return { ...obj, metadata };
+}
+
+/** What the label and field selectors of a list or deletecollection ask storage for. */
+function selectionOf(ctx: RequestContext, opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>) {
+  const labels = parseLabelSelector(opts.labelSelector);
+  const fields = parseFieldSelector(opts.fieldSelector);
+  const names: string[] = [];
+  const excludeNames: string[] = [];
+  let otherNamespace = false;
+  for (const f of fields) {
+    if (f.field === 'metadata.name') (f.operator === 'Equals' ? names : excludeNames).push(f.value);
+    if (f.field === 'metadata.namespace' && (f.value === ctx.namespace) !== (f.operator === 'Equals')) otherNamespace = true;
+  }
+  // metadata.name=a,metadata.name=b can match nothing; another namespace matches nothing here either.
+  const wanted = new Set(names);
+  const onlyNames = otherNamespace || wanted.size > 1 ? [] : wanted.size === 1 ? [...wanted] : undefined;
+  return { labels, names: onlyNames, excludeNames };
+}
+
+/** What a create (or an apply that creates) needs: a name or a prefix, and no resourceVersion. */
+function checkCreatable(kind: KindRegistration, input: ParsedBody): void {
+  const { name: requested, generateName: prefix, resourceVersion } = input.metadata;
+  if (resourceVersion) throw StatusError.badRequest('resourceVersion should not be set on objects to be created');
+  const problem = requested ? nameProblem(requested) : prefix ? generateNameProblem(prefix) : 'Required value: name or generateName is required';
+  if (problem) {
+    throw StatusError.invalid(kind, requested ?? '', [{ field: requested || !prefix ? 'metadata.name' : 'metadata.generateName', message: problem }]);
+  }
 }
 
 function checkNameMatches(input: ParsedBody, name: string): void {
