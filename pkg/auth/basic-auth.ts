@@ -3,16 +3,83 @@ import type { RequestHandler } from 'express';
 import passport from 'passport';
 import { BasicStrategy } from 'passport-http';
 import { StatusError } from '../errors';
+import type { IdentityDirectory, StoredUser } from './identity-directory';
+import { InMemoryLoginAttempts, type LoginAttempts } from './login-throttle';
+import { verifyPassword } from './password';
 
-/** The authenticated caller. Until users are stored, the only one is the configured server administrator. */
+/** The authenticated caller. */
 export interface Identity {
-  /** `<user-type>:<uid>`, as written to svc.app/createdBy. */
+  /** `user:<uid>`, as written to svc.app/createdBy. */
   identity: string;
   login: string;
+  /** The numeric id of the legacy API. */
+  userId: number;
+  /** The organization the request acts in: the user's current one, or the one `X-Svc-Org-Id` selects. */
   orgId: number;
   isServerAdmin: boolean;
+  orgRole?: 'None' | 'Viewer' | 'Editor' | 'Admin';
 }
 
+export interface BasicAuthOptions {
+  users: IdentityDirectory;
+  attempts?: LoginAttempts;
+  /** How long a verified login+password is trusted without running scrypt again. Default 30 s. */
+  cacheTtlMs?: number;
+  /** Runs before the first lookup (the start-up bootstrap); a failure is retried by the next request. */
+  ready?: () => Promise<void>;
+}
+
+/** Bounded, so a flood of distinct good passwords cannot grow it without limit. */
+const MAX_CACHED = 10_000;
+
+/**
+ * HTTP basic authentication (passport-http) against the stored users: scrypt verification, failures counted by
+ * the login throttle (a blocked login is refused without checking its password), disabled users refused. Every
+ * refusal is a 401, rendered by the error handler in the shape of the API called.
+ *
+ * scrypt costs ~90 ms, so a verified pair is remembered briefly under a sha256 of login and password, together
+ * with the hash it was verified against: a password change (a new hash) invalidates it on any replica.
+ */
+export function basicAuth(opts: BasicAuthOptions | AdminCredentials): RequestHandler {
+  if (!('users' in opts)) return passportBasic((login, password) => Promise.resolve(fixedAdmin(opts, login, password)));
+  return storedUsersAuth(opts);
+}
+
+function storedUsersAuth(opts: BasicAuthOptions): RequestHandler {
+  const attempts = opts.attempts ?? new InMemoryLoginAttempts();
+  const ttl = opts.cacheTtlMs ?? 30_000;
+  const verified = new Map<string, { userId: number; hash: string; expires: number }>();
+
+  async function check(login: string, password: string, ip: string): Promise<StoredUser | undefined> {
+    await opts.ready?.();
+    if (await attempts.blocked(login, ip)) return undefined;
+    const key = createHash('sha256').update(login).update('\0').update(password).digest('hex');
+    const hit = verified.get(key);
+    if (hit && hit.expires > Date.now()) {
+      const [user, hash] = await Promise.all([opts.users.userById(hit.userId), opts.users.passwordHashOf(hit.userId)]);
+      if (user && hash === hit.hash) return user.isDisabled ? undefined : user;
+      verified.delete(key);
+    }
+    const user = await opts.users.userByLoginOrEmail(login);
+    const hash = user && (await opts.users.passwordHashOf(user.id));
+    const ok = hash !== undefined && (await verifyPassword(password, hash));
+    await attempts.record(login, ip, ok);
+    if (!ok || !user || user.isDisabled) return undefined;
+    if (verified.size >= MAX_CACHED) verified.clear();
+    verified.set(key, { userId: user.id, hash: hash!, expires: Date.now() + ttl });
+    return user;
+  }
+
+  return passportBasic(async (login, password, ip) => {
+    const user = await check(login, password, ip);
+    return user && identityOf(user);
+  });
+}
+
+/**
+ * Only the configured administrator, in org 1, checked against the configuration: for apps that mount a few
+ * routers without a database of users (the routers' own test suites).
+ */
 export interface AdminCredentials {
   user: string;
   password: string;
@@ -24,17 +91,19 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
-/**
- * HTTP basic authentication (passport-http) against the configured admin user. Every other caller gets 401,
- * rendered by the error handler in the shape of the API it called.
- */
-export function basicAuth(admin: AdminCredentials): RequestHandler {
+function fixedAdmin(admin: AdminCredentials, login: string, password: string): Identity | undefined {
+  if (!(sameSecret(login, admin.user) && sameSecret(password, admin.password))) return undefined;
+  return { identity: `user:${admin.user}`, login: admin.user, userId: 1, orgId: 1, isServerAdmin: true, orgRole: 'Admin' };
+}
+
+function passportBasic(verify: (login: string, password: string, ip: string) => Promise<Identity | undefined>): RequestHandler {
   const auth = new passport.Passport();
   auth.use(
-    new BasicStrategy((user, password, done) => {
-      const ok = sameSecret(user, admin.user) && sameSecret(password, admin.password);
-      const identity: Identity = { identity: `user:${admin.user}`, login: admin.user, orgId: 1, isServerAdmin: true };
-      done(null, ok ? identity : false);
+    new BasicStrategy({ passReqToCallback: true }, (req, login, password, done) => {
+      verify(login, password, req.ip ?? '').then(
+        (user) => done(null, user ?? false),
+        (err: unknown) => done(err),
+      );
     }),
   );
   return (req, res, next) => {
@@ -47,14 +116,21 @@ export function basicAuth(admin: AdminCredentials): RequestHandler {
   };
 }
 
+export function identityOf(user: StoredUser): Identity {
+  return { identity: `user:${user.uid}`, login: user.login, userId: user.id, orgId: user.orgId, isServerAdmin: user.isSvcAdmin };
+}
+
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface User {
       identity: string;
       login: string;
+      userId: number;
       orgId: number;
       isServerAdmin: boolean;
+      /** The caller's role in `orgId`, set by the org selection (undefined: not a member). */
+      orgRole?: 'None' | 'Viewer' | 'Editor' | 'Admin';
     }
   }
 }

@@ -1,6 +1,11 @@
 import express, { type Express } from 'express';
 import type { Config } from '../config';
 import { basicAuth } from '../auth/basic-auth';
+import { bootstrapIdentity } from '../auth/identity-bootstrap';
+import { IdentityDirectory } from '../auth/identity-directory';
+import { apisOrgAccess, selectLegacyOrg } from '../auth/org-access';
+import { legacyOrgsRouter } from '../../legacy-adapters/orgs/orgs-routes';
+import { legacyUsersRouter } from '../../legacy-adapters/users/users-routes';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
 import type { Registry } from '../registry';
@@ -10,7 +15,8 @@ import { apisRouter } from './apis-router';
 import type { BuildInfo } from './build-info';
 import { discoveryRouter, enabledAlphaFromToggles, versionRouter } from './discovery';
 import { healthRouter } from './health';
-import { mainOrgOnly, type OrgDirectory } from './namespaces';
+import { type OrgDirectory, storedOrgs } from './namespaces';
+import { keepRawBody } from './patch-handler';
 import { errorHandler } from './render-error';
 import { apisOpenApiRouter, legacyOpenApiRouter } from './openapi';
 import { dashboardDto } from './subresources';
@@ -29,8 +35,19 @@ export interface AppDeps {
  * The express application: probes, authentication, body parsing, `/apis`, then the one error handler.
  * `draining` turns /readyz to 503 while the process shuts down.
  */
-export function createApp(deps: AppDeps): { app: Express; setDraining(): void; watchHub: WatchHub } {
+export function createApp(deps: AppDeps): { app: Express; setDraining(): void; watchHub: WatchHub; users: IdentityDirectory; identityReady(): Promise<void> } {
   let draining = false;
+  // Org 1 and the configured admin are made to exist at once; requests wait for it, and retry it if it failed
+  // (the database was down at start-up).
+  const users = new IdentityDirectory(deps.storage);
+  const { admin_user, admin_password, admin_email } = deps.config.security;
+  let bootstrapping: Promise<void> | undefined;
+  const identityReady = () =>
+    (bootstrapping ??= bootstrapIdentity(users, { user: admin_user, password: admin_password, email: admin_email }).catch((err: unknown) => {
+      bootstrapping = undefined;
+      throw err;
+    }));
+  identityReady().catch((err: unknown) => deps.log.warn('identity bootstrap failed; retried on the next request', { error: err instanceof Error ? err.message : String(err) }));
   const watchHub = deps.watchHub ?? new WatchHub(deps.storage, { pollIntervalMs: deps.config.registry.watch_poll_interval_ms, log: deps.log });
   const app = express();
   app.disable('x-powered-by');
@@ -41,22 +58,29 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(versionRouter(deps.build));
   app.use(legacyOpenApiRouter({ version: deps.build.version }));
   // Authenticate before reading bodies: a stranger's 10 MiB upload is refused unread.
-  const auth = basicAuth({ user: deps.config.security.admin_user, password: deps.config.security.admin_password });
-  app.use(['/apis', '/api', '/openapi'], auth);
+  app.use(['/apis', '/api', '/openapi'], basicAuth({ users, ready: identityReady }));
+  app.use('/api', selectLegacyOrg(users));
+  app.use('/apis', apisOrgAccess(users));
   // JSON, the +json patch types, and bodies without a Content-Type (kubectl create --raw sends none).
   const isJson = (req: { headers: Record<string, unknown> }) => {
     const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     return type === '' || type === 'application/json' || /^application\/[a-z0-9.+-]*\+json$/.test(type);
   };
-  app.use(express.json({ limit: deps.config.server.max_request_body_bytes, type: isJson, strict: false }));
+  const limit = deps.config.server.max_request_body_bytes;
+  // The JSON text is kept (keepRawBody): fieldValidation reports duplicate members, which JSON.parse drops.
+  app.use(express.json({ limit, type: isJson, strict: false, verify: keepRawBody }));
+  // Server-side apply bodies are YAML (or JSON): the patch handler parses the text.
+  app.use(express.text({ limit, type: 'application/apply-patch+yaml' }));
   const subresources = [dashboardDto(deps.registry)];
   const enabledAlpha = enabledAlphaFromToggles(deps.config.feature_toggles.enable);
   app.use(discoveryRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha }));
   app.use(apisOpenApiRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha, build: deps.build }));
-  app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? mainOrgOnly, subresources, watchHub, log: deps.log }));
+  app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? storedOrgs(users), subresources, watchHub, log: deps.log }));
+  app.use(legacyUsersRouter(users));
+  app.use(legacyOrgsRouter(users));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });
   app.use(errorHandler(deps.log));
-  return { app, setDraining: () => (draining = true), watchHub };
+  return { app, setDraining: () => (draining = true), watchHub, users, identityReady };
 }

@@ -15,11 +15,17 @@ export function namespaceOf(orgId: number): string {
   return orgId === 1 ? 'default' : `org-${orgId}`;
 }
 
-/** Which organizations exist. Until organizations are stored, only the main one (1) does. */
+/** Which organizations exist. */
 export interface OrgDirectory {
   exists(orgId: number): Promise<boolean>;
 }
 
+/** The stored organizations (iam.svc.app Org objects), as the identity directory reads them. */
+export function storedOrgs(orgs: { orgById(id: number): Promise<unknown> }): OrgDirectory {
+  return { exists: async (id) => (await orgs.orgById(id)) !== undefined };
+}
+
+/** Only organization 1: for routers mounted without stored organizations (their own test suites). */
 export const mainOrgOnly: OrgDirectory = { exists: async (id) => id === 1 };
 
 /** The org a namespace names, or 404 `namespaces "x" not found` as kube-apiserver answers for a missing namespace. */

@@ -4,6 +4,7 @@ import { allKinds } from '../../apis';
 import { type Config, loadConfig } from '../../pkg/config';
 import { silentLogger } from '../../pkg/log';
 import { Registry } from '../../pkg/registry';
+import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
 import { createApp } from '../../pkg/server/app';
 import { openStorage, type Storage } from '../../storage';
 import { type Backend, createTestDatabase, testBackend } from './backend';
@@ -15,6 +16,8 @@ export interface TestApp {
   storage: Storage;
   registry: Registry;
   config: Config;
+  /** Users, organizations and memberships, for tests that arrange them directly. */
+  users?: IdentityDirectory;
   /** supertest against the app, authenticated as the admin. */
   as: {
     get(path: string): supertest.Test;
@@ -35,7 +38,9 @@ export async function startTestApp(flags: string[] = [], backend: Backend = test
   const storage = await openStorage({ url: db.url, dataDir: '', inMemory: true, maxConnections: 20 });
   const registry = new Registry(storage, allKinds, { nestedFolders: config.feature_toggles.nestedFolders });
   await registry.init();
-  const { app } = createApp({ config, storage, registry, log: silentLogger, build: { version: 'test', commit: 'test' } });
+  const { app, users, identityReady } = createApp({ config, storage, registry, log: silentLogger, build: { version: 'test', commit: 'test' } });
+  // Org 1 and the admin exist before the first request, so a test's first call does not pay for the bootstrap.
+  await identityReady();
   const agent = supertest(app);
   const authed = (m: 'get' | 'post' | 'put' | 'patch' | 'delete') => (path: string) => agent[m](path).auth(ADMIN.user, ADMIN.password);
   return {
@@ -43,6 +48,7 @@ export async function startTestApp(flags: string[] = [], backend: Backend = test
     storage,
     registry,
     config,
+    users,
     as: { get: authed('get'), post: authed('post'), put: authed('put'), patch: authed('patch'), delete: authed('delete') },
     anonymous: agent,
     async close() {

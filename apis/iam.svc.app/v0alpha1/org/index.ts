@@ -1,0 +1,19 @@
+import type { KindRegistration } from '../../../../pkg/meta';
+import { type OrgSpec, orgSpecSchema } from './org-schema';
+
+export type { OrgSpec } from './org-schema';
+
+/**
+ * Organization, `iam.svc.app/v0alpha1`: global, in the identity namespace; the object name is the numeric org id
+ * (also the `svc.app/deprecatedInternalID` label), so two replicas creating the same id collide as AlreadyExists.
+ */
+export const orgKind = {
+  group: 'iam.svc.app',
+  version: 'v0alpha1',
+  kind: 'Org',
+  plural: 'orgs',
+  singular: 'org',
+  specSchema: orgSpecSchema,
+  deleteResponse: 'status',
+  printerColumns: [{ name: 'Name', type: 'string', jsonPath: '.spec.name' }],
+} satisfies KindRegistration<OrgSpec>;

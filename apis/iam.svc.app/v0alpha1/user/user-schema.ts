@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/**
+ * User spec (global: stored in the identity namespace, see `IDENTITY_NAMESPACE`). `passwordHash` is the scrypt
+ * string of pkg/auth/password.ts; it is stored but never returned (the strategy's `decorate` drops it).
+ */
+export const userSpecSchema = z.looseObject({
+  /** The stable identifier set at creation (the caller's identity is `user:<uid>`); the object name is the numeric id. */
+  uid: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, - or _'),
+  login: z.string().trim().min(1, 'login is required'),
+  email: z.string().trim().default(''),
+  name: z.string().default(''),
+  isSvcAdmin: z.boolean().default(false),
+  isDisabled: z.boolean().default(false),
+  /** The organization the user acts in when a request names none (the legacy `orgId`). */
+  orgId: z.number().int().positive().default(1),
+  passwordHash: z.string().optional(),
+});
+
+export type UserSpec = z.infer<typeof userSpecSchema>;

@@ -1,0 +1,63 @@
+import type { StoredOrg, StoredUser } from '../../pkg/auth/identity-directory';
+import type { OrgRole } from '../../pkg/auth/permissions';
+import { avatarUrl } from '../users/users-conversions';
+
+/** `GET /api/orgs`: OrgDTO. */
+export interface OrgDTO {
+  id: number;
+  name: string;
+}
+
+/** `GET /api/org/users`: OrgUserDTO. */
+export interface OrgUserDTO {
+  orgId: number;
+  userId: number;
+  uid: string;
+  email: string;
+  name: string;
+  login: string;
+  role: OrgRole;
+  avatarUrl: string;
+  isDisabled: boolean;
+  lastSeenAt: string;
+  lastSeenAtAge: string;
+  authLabels: string[];
+}
+
+export const ORG_ROLES: readonly OrgRole[] = ['Viewer', 'Editor', 'Admin', 'None'];
+
+export function toOrgDTO(org: StoredOrg): OrgDTO {
+  return { id: org.id, name: org.name };
+}
+
+export function fromOrgDTO(dto: OrgDTO): StoredOrg {
+  return { id: dto.id, name: dto.name };
+}
+
+/** The member as the anchor lists it; last-seen is not tracked yet, so it reads as never (the anchor's zero time). */
+export function toOrgUserDTO(orgId: number, user: StoredUser, role: OrgRole): OrgUserDTO {
+  return {
+    orgId,
+    userId: user.id,
+    uid: user.uid,
+    email: user.email,
+    name: user.name,
+    login: user.login,
+    role,
+    avatarUrl: avatarUrl(user.email),
+    isDisabled: user.isDisabled,
+    lastSeenAt: '0001-01-01T00:00:00Z',
+    lastSeenAtAge: '',
+    authLabels: [],
+  };
+}
+
+/** The membership a listed member stands for. */
+export function fromOrgUserDTO(dto: OrgUserDTO): { orgId: number; userId: number; role: OrgRole } {
+  return { orgId: dto.orgId, userId: dto.userId, role: dto.role };
+}
+
+/** A role of a legacy body (`role` of AddOrgUserCommand, UpdateOrgUserCommand), or undefined when it is none. */
+export function parseRole(v: unknown): OrgRole | undefined {
+  return typeof v === 'string' && (ORG_ROLES as readonly string[]).includes(v) ? (v as OrgRole) : undefined;
+}

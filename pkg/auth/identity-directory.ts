@@ -1,0 +1,279 @@
+import { createHash, randomInt } from 'node:crypto';
+import { orgKind, orgMemberKind, userKind, identityKinds } from '../../apis';
+import type { OrgSpec } from '../../apis/iam.svc.app/v0alpha1/org';
+import type { UserSpec } from '../../apis/iam.svc.app/v0alpha1/user';
+import { StatusError } from '../errors';
+import { type KindRegistration, Labels, type Resource } from '../meta';
+import { Registry, type Requester, type RequestContext } from '../registry';
+import type { Storage } from '../../storage';
+import { hashPassword } from './password';
+import type { OrgRole } from './permissions';
+
+/**
+ * Users and organizations have no organization: they are stored in this one namespace, which no organization's
+ * namespace (`default`, `org-<id>`) can ever be.
+ */
+export const IDENTITY_NAMESPACE = 'svc-identity';
+
+/** Writes the server makes on its own (start-up), as written to createdBy/updatedBy. */
+export const SYSTEM: Requester = { identity: 'service:identity' };
+
+/** Labels that find a user by login or email without listing them all: a digest, as label values are restricted. */
+const LOGIN_KEY = 'svc.app/login-key';
+const EMAIL_KEY = 'svc.app/email-key';
+const keyOf = (s: string) => createHash('sha256').update(s.trim().toLowerCase()).digest('hex').slice(0, 40);
+
+/** How often an id is retried when another writer took it first. */
+const ID_ATTEMPTS = 10;
+
+export interface StoredUser {
+  id: number;
+  /** The stable identifier: `user:<uid>` is the caller's identity. */
+  uid: string;
+  login: string;
+  email: string;
+  name: string;
+  isSvcAdmin: boolean;
+  isDisabled: boolean;
+  orgId: number;
+  created: string;
+  updated: string;
+}
+
+export interface StoredOrg {
+  id: number;
+  name: string;
+}
+
+export interface NewUser {
+  /** Default: 14 random characters, as the anchor's generated uids. */
+  uid?: string;
+  login: string;
+  email?: string;
+  name?: string;
+  password: string;
+  isSvcAdmin?: boolean;
+  orgId?: number;
+}
+
+function toUser(obj: Resource<UserSpec>): StoredUser {
+  const s = obj.spec;
+  return {
+    id: Number(obj.metadata.name),
+    uid: s.uid,
+    login: s.login,
+    email: s.email,
+    name: s.name,
+    isSvcAdmin: s.isSvcAdmin,
+    isDisabled: s.isDisabled,
+    orgId: s.orgId,
+    created: obj.metadata.creationTimestamp!,
+    updated: obj.metadata.annotations?.['svc.app/updatedTimestamp'] ?? obj.metadata.creationTimestamp!,
+  };
+}
+
+/** Spec §9.3: organization 1 is `default`, organization N `org-N`. */
+const namespaceOfOrg = (orgId: number) => (orgId === 1 ? 'default' : `org-${orgId}`);
+
+/**
+ * Users, organizations and memberships, stored as kinds (`iam.svc.app/v0alpha1`) by a registry of their own so
+ * they are stored whatever alpha versions the server serves. Every write goes through the registry with the
+ * caller's identity; only the password check reads a stored user directly, since the registry never returns the
+ * hash.
+ *
+ * @example
+ *   const users = new IdentityDirectory(storage);
+ *   await users.init();
+ *   const { id } = await users.createUser(SYSTEM, { login: 'ana', password: 's3cret' });
+ *   await users.setRole(SYSTEM, 1, id, 'Editor');
+ */
+export class IdentityDirectory {
+  readonly registry: Registry;
+
+  constructor(private readonly storage: Storage) {
+    this.registry = new Registry(storage, identityKinds, { nestedFolders: false });
+  }
+
+  async init(): Promise<void> {
+    await this.registry.init();
+  }
+
+  private ctx(by: Requester, namespace = IDENTITY_NAMESPACE): RequestContext {
+    return { requester: by, namespace, fieldManager: 'svc-identity' };
+  }
+
+  /** The next free numeric name of a kind (max + 1); callers retry on AlreadyExists. */
+  private async nextId(kind: KindRegistration): Promise<number> {
+    const list = await this.registry.list(this.ctx(SYSTEM), kind, {});
+    return list.items.reduce((max, o) => Math.max(max, Number(o.metadata.name) || 0), 0) + 1;
+  }
+
+  private async createNumbered(by: Requester, kind: KindRegistration, spec: object, labels: Record<string, string> = {}, fixedId?: number): Promise<Resource> {
+    for (let attempt = 1; ; attempt++) {
+      const id = fixedId ?? (await this.nextId(kind));
+      try {
+        return await this.registry.create(this.ctx(by), kind, {
+          metadata: { name: String(id), labels: { [Labels.deprecatedInternalID]: String(id), ...labels } },
+          spec,
+        });
+      } catch (err) {
+        if (fixedId !== undefined || !(err instanceof StatusError && err.reason === 'AlreadyExists') || attempt >= ID_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  private async getOrUndefined(kind: KindRegistration, name: string, namespace = IDENTITY_NAMESPACE): Promise<Resource | undefined> {
+    try {
+      return await this.registry.get(this.ctx(SYSTEM, namespace), kind, name);
+    } catch (err) {
+      if (err instanceof StatusError && err.code === 404) return undefined;
+      throw err;
+    }
+  }
+
+  // Users
+
+  async userById(id: number): Promise<StoredUser | undefined> {
+    if (!Number.isSafeInteger(id) || id < 1) return undefined;
+    const obj = await this.getOrUndefined(userKind, String(id));
+    return obj && toUser(obj as Resource<UserSpec>);
+  }
+
+  /** A user whose login or email is `loginOrEmail`, compared case-insensitively as the anchor does. */
+  async userByLoginOrEmail(loginOrEmail: string): Promise<StoredUser | undefined> {
+    const key = keyOf(loginOrEmail);
+    for (const label of [LOGIN_KEY, EMAIL_KEY]) {
+      const list = await this.registry.list(this.ctx(SYSTEM), userKind, { labelSelector: `${label}=${key}`, limit: 1 });
+      if (list.items[0]) return toUser(list.items[0] as Resource<UserSpec>);
+    }
+    return undefined;
+  }
+
+  async listUsers(): Promise<StoredUser[]> {
+    const list = await this.registry.list(this.ctx(SYSTEM), userKind, {});
+    return list.items.map((o) => toUser(o as Resource<UserSpec>));
+  }
+
+  /** The stored password hash: read from storage, as the registry never returns it. */
+  async passwordHashOf(id: number): Promise<string | undefined> {
+    const stored = await this.storage.get({ group: userKind.group, resource: userKind.plural, namespace: IDENTITY_NAMESPACE, name: String(id) });
+    const spec = stored?.value.spec as UserSpec | undefined;
+    return spec?.passwordHash;
+  }
+
+  /**
+   * Creates a user (412 "User with same email or login already exists" when taken, the anchor's answer). Two
+   * concurrent creates of one login can both pass the check; closing that needs a login claim object (later).
+   */
+  async createUser(by: Requester, u: NewUser, fixedId?: number): Promise<StoredUser> {
+    const login = u.login.trim() || (u.email ?? '').trim();
+    const email = (u.email ?? '').trim() || login;
+    if ((await this.userByLoginOrEmail(login)) || (await this.userByLoginOrEmail(email))) {
+      throw new StatusError(412, 'Conflict', 'User with same email or login already exists');
+    }
+    const spec: UserSpec = {
+      uid: u.uid ?? randomUid(),
+      login,
+      email,
+      name: u.name ?? '',
+      isSvcAdmin: u.isSvcAdmin ?? false,
+      isDisabled: false,
+      orgId: u.orgId ?? 1,
+      passwordHash: await hashPassword(u.password),
+    };
+    const obj = await this.createNumbered(by, userKind, spec, { [LOGIN_KEY]: keyOf(login), [EMAIL_KEY]: keyOf(email) }, fixedId);
+    return toUser(obj as Resource<UserSpec>);
+  }
+
+  /** Read-modify-write of a user's spec; the stored password hash is kept unless `change` sets a new one. */
+  async updateUser(by: Requester, id: number, change: (spec: UserSpec) => UserSpec): Promise<StoredUser> {
+    const obj = await this.registry.patch(this.ctx(by), userKind, String(id), (current) => {
+      const spec = change({ ...(current.spec as unknown as UserSpec) });
+      return { ...current, metadata: { ...current.metadata, labels: { ...current.metadata.labels, [LOGIN_KEY]: keyOf(spec.login), [EMAIL_KEY]: keyOf(spec.email) } }, spec };
+    });
+    return toUser(obj as Resource<UserSpec>);
+  }
+
+  async setPassword(by: Requester, id: number, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    await this.updateUser(by, id, (spec) => ({ ...spec, passwordHash }));
+  }
+
+  /** Deletes the user and its memberships. */
+  async deleteUser(by: Requester, id: number): Promise<void> {
+    for (const org of await this.listOrgs()) await this.removeMember(by, org.id, id).catch(ignoreNotFound);
+    await this.registry.delete(this.ctx(by), userKind, String(id));
+  }
+
+  // Organizations
+
+  async orgById(id: number): Promise<StoredOrg | undefined> {
+    if (!Number.isSafeInteger(id) || id < 1) return undefined;
+    const obj = await this.getOrUndefined(orgKind, String(id));
+    return obj && { id, name: (obj.spec as unknown as OrgSpec).name };
+  }
+
+  async listOrgs(): Promise<StoredOrg[]> {
+    const list = await this.registry.list(this.ctx(SYSTEM), orgKind, {});
+    return list.items.map((o) => ({ id: Number(o.metadata.name), name: (o.spec as unknown as OrgSpec).name })).sort((a, b) => a.id - b.id);
+  }
+
+  /** Creates an organization (409 "Organization name taken" as the anchor answers); `fixedId` for org 1. */
+  async createOrg(by: Requester, name: string, fixedId?: number): Promise<StoredOrg> {
+    if ((await this.listOrgs()).some((o) => o.name.toLowerCase() === name.trim().toLowerCase())) {
+      throw new StatusError(409, 'Conflict', 'Organization name taken');
+    }
+    const obj = await this.createNumbered(by, orgKind, { name }, {}, fixedId);
+    return { id: Number(obj.metadata.name), name };
+  }
+
+  // Memberships
+
+  async roleOf(orgId: number, userId: number): Promise<OrgRole | undefined> {
+    const obj = await this.getOrUndefined(orgMemberKind, String(userId), namespaceOfOrg(orgId));
+    return obj ? ((obj.spec as { role: OrgRole }).role) : undefined;
+  }
+
+  /** Adds the user to the org with `role`, or changes its role there. */
+  async setRole(by: Requester, orgId: number, userId: number, role: OrgRole): Promise<void> {
+    const ctx = this.ctx(by, namespaceOfOrg(orgId));
+    const spec = { userId, role };
+    try {
+      await this.registry.create(ctx, orgMemberKind, { metadata: { name: String(userId) }, spec });
+    } catch (err) {
+      if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
+      await this.registry.patch(ctx, orgMemberKind, String(userId), (current) => ({ ...current, spec }));
+    }
+  }
+
+  async removeMember(by: Requester, orgId: number, userId: number): Promise<void> {
+    await this.registry.delete(this.ctx(by, namespaceOfOrg(orgId)), orgMemberKind, String(userId));
+  }
+
+  async membersOf(orgId: number): Promise<{ userId: number; role: OrgRole }[]> {
+    const list = await this.registry.list(this.ctx(SYSTEM, namespaceOfOrg(orgId)), orgMemberKind, {});
+    return list.items.map((o) => o.spec as unknown as { userId: number; role: OrgRole }).sort((a, b) => a.userId - b.userId);
+  }
+
+  /** The orgs the user is a member of, with its role in each. */
+  async orgsOf(userId: number): Promise<{ org: StoredOrg; role: OrgRole }[]> {
+    const out: { org: StoredOrg; role: OrgRole }[] = [];
+    for (const org of await this.listOrgs()) {
+      const role = await this.roleOf(org.id, userId);
+      if (role) out.push({ org, role });
+    }
+    return out;
+  }
+}
+
+const UID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomUid(): string {
+  let s = '';
+  for (let i = 0; i < 14; i++) s += UID_ALPHABET[randomInt(UID_ALPHABET.length)];
+  return s;
+}
+
+function ignoreNotFound(err: unknown): void {
+  if (!(err instanceof StatusError && err.code === 404)) throw err;
+}

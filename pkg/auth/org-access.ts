@@ -1,0 +1,72 @@
+import type { RequestHandler } from 'express';
+import { StatusError } from '../errors';
+import { orgIdOf, resolveNamespace, storedOrgs } from '../server/namespaces';
+import { permissionDenied } from './authorizer';
+import type { IdentityDirectory } from './identity-directory';
+import { type OrgRole, roleIncludes } from './permissions';
+
+/** The anchor's answer when the caller lacks the org role an endpoint needs: `{message: "Permission denied"}`. */
+export const permissionDeniedError = () => new StatusError(403, 'Forbidden', permissionDenied().message);
+
+/**
+ * Legacy API (`/api`): the organization a request acts in. `X-Svc-Org-Id` selects one the caller must be a member
+ * of (else 403 "Permission denied"); without it, the user's current org, or, when the user was removed from that
+ * one, the first org it still belongs to. Server admins are not members of every org (as in the anchor); the
+ * admin endpoints do not depend on the org.
+ */
+export function selectLegacyOrg(users: IdentityDirectory): RequestHandler {
+  return async (req, _res, next) => {
+    const user = req.user!;
+    const header = req.get('x-svc-org-id');
+    if (header !== undefined && header.trim() !== '') {
+      const orgId = /^[1-9][0-9]{0,9}$/.test(header.trim()) ? Number(header.trim()) : undefined;
+      const role = orgId === undefined ? undefined : await users.roleOf(orgId, user.userId);
+      if (orgId === undefined || !role) return next(permissionDeniedError());
+      user.orgId = orgId;
+      user.orgRole = role;
+      return next();
+    }
+    let role = await users.roleOf(user.orgId, user.userId);
+    if (!role) {
+      const first = (await users.orgsOf(user.userId))[0];
+      if (first) {
+        user.orgId = first.org.id;
+        role = first.role;
+      }
+    }
+    user.orgRole = role;
+    next();
+  };
+}
+
+const READ_VERBS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The one coarse authorization of `/apis` for now, by org role: Viewer may get, list and watch; Editor and Admin
+ * may also write; None and non-members nothing (403 Forbidden Status). A namespace of no organization is 404
+ * `namespaces "org-7" not found`, as before. Server admins need a membership like anyone (the anchor's rule).
+ * Per-folder and per-dashboard permissions, and filtering lists by them, come later.
+ */
+export function apisOrgAccess(users: IdentityDirectory): RequestHandler {
+  const orgs = storedOrgs(users);
+  return async (req, _res, next) => {
+    const m = /^\/([^/]+)\/([^/]+)\/namespaces\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?/.exec(req.path);
+    if (!m) return next();
+    const [, group, , namespace, resource = '', name = ''] = m;
+    if (orgIdOf(namespace) === undefined) return next(); // the router answers its own 404
+    const orgId = await resolveNamespace(namespace, orgs);
+    const user = req.user!;
+    const role: OrgRole | undefined = await users.roleOf(orgId, user.userId);
+    const gr = { group, resource: resource || 'namespaces' };
+    if (!role || role === 'None') {
+      return next(StatusError.forbidden(gr, name, `user is not a member of organization ${orgId}`, user.login));
+    }
+    const needs: OrgRole = READ_VERBS.has(req.method) ? 'Viewer' : 'Editor';
+    if (!roleIncludes(role, needs)) {
+      return next(StatusError.forbidden(gr, name, `the ${role} role of organization ${orgId} may not ${req.method.toLowerCase()} it`, user.login));
+    }
+    user.orgId = orgId;
+    user.orgRole = role;
+    next();
+  };
+}

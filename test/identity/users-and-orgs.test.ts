@@ -1,0 +1,176 @@
+import { ADMIN, startTestApp, type TestApp } from '../support/app';
+
+/**
+ * Users, organizations and org selection through HTTP (legacy /api), on the stored identity kinds. Users are made
+ * by the admin endpoints, as an operator would.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function createUser(login: string, password = 'password1', extra: Record<string, unknown> = {}): Promise<number> {
+  const res = await t.as.post('/api/admin/users').send({ login, email: `${login}@example.com`, name: login, password, ...extra });
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ message: 'User created' });
+  return res.body.id as number;
+}
+
+const as = (login: string, password = 'password1') => ({
+  get: (p: string) => t.anonymous.get(p).auth(login, password),
+  post: (p: string) => t.anonymous.post(p).auth(login, password),
+  put: (p: string) => t.anonymous.put(p).auth(login, password),
+  patch: (p: string) => t.anonymous.patch(p).auth(login, password),
+  delete: (p: string) => t.anonymous.delete(p).auth(login, password),
+});
+
+describe('start-up', () => {
+  it('stores org 1 and the configured admin, a server admin and Admin of org 1', async () => {
+    const me = await t.as.get('/api/user');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ id: 1, login: ADMIN.user, email: 'admin@localhost', orgId: 1, isSvcAdmin: true, isDisabled: false });
+    expect(me.body.uid).toBe(ADMIN.user);
+    expect(JSON.stringify(me.body)).not.toMatch(/password/i);
+    const orgs = await t.as.get('/api/user/orgs');
+    expect(orgs.body).toEqual([{ orgId: 1, name: 'Main Org.', role: 'Admin' }]);
+  });
+
+  it('keeps the password hash out of every registry output', async () => {
+    const reg = t.users!.registry;
+    const ctx = { requester: { identity: 'user:test' }, namespace: 'svc-identity', fieldManager: 'test' };
+    const [userKind] = reg.kinds;
+    const got = await reg.get(ctx, userKind, '1');
+    expect(got.spec).not.toHaveProperty('passwordHash');
+    const listed = await reg.list(ctx, userKind, {});
+    // managedFields may name the field (f:passwordHash); no value of it is ever in an output.
+    expect(JSON.stringify(listed)).not.toMatch(/"passwordHash":|scrypt\$/);
+    // An update that never saw the hash keeps it: the admin can still log in.
+    await reg.patch(ctx, userKind, '1', (cur) => ({ ...cur, spec: { ...cur.spec, name: 'The Admin' } }));
+    expect((await t.as.get('/api/user')).body.name).toBe('The Admin');
+    expect(await t.users!.passwordHashOf(1)).toMatch(/^scrypt\$/);
+  });
+});
+
+describe('authentication', () => {
+  it('refuses a wrong password with 401 in the shape of each API', async () => {
+    const legacy = await t.anonymous.get('/api/user').auth(ADMIN.user, 'wrong');
+    expect(legacy.status).toBe(401);
+    expect(legacy.body).toEqual({ message: 'Unauthorized' });
+    const apis = await t.anonymous.get('/apis/folder.svc.app/v1beta1/namespaces/default/folders').auth('nobody', 'x');
+    expect(apis.status).toBe(401);
+    expect(apis.body).toMatchObject({ kind: 'Status', code: 401, reason: 'Unauthorized' });
+  });
+
+  it('logs in by login or email and blocks a login after five failures, even with the right password', async () => {
+    await createUser('throttled');
+    expect((await as('throttled@example.com').get('/api/user')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await as('throttled', 'bad').get('/api/user')).status).toBe(401);
+    expect((await as('throttled').get('/api/user')).status).toBe(401);
+  });
+
+  it('refuses disabled users', async () => {
+    const id = await createUser('disabled');
+    expect((await as('disabled').get('/api/user')).status).toBe(200);
+    await t.users!.updateUser({ identity: 'user:test' }, id, (s) => ({ ...s, isDisabled: true }));
+    expect((await as('disabled').get('/api/user')).status).toBe(401);
+  });
+
+  it('a password change invalidates the remembered login at once', async () => {
+    const id = await createUser('changer', 'first-pw');
+    expect((await as('changer', 'first-pw').get('/api/user')).status).toBe(200);
+    const res = await t.as.put(`/api/admin/users/${id}/password`).send({ password: 'second-pw' });
+    expect(res.body).toEqual({ message: 'User password updated' });
+    expect((await as('changer', 'first-pw').get('/api/user')).status).toBe(401);
+    expect((await as('changer', 'second-pw').get('/api/user')).status).toBe(200);
+  });
+});
+
+describe('admin users endpoints', () => {
+  it('are for server admins only', async () => {
+    await createUser('plain');
+    const res = await as('plain').post('/api/admin/users').send({ login: 'x', password: 'password1' });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: 'Permission denied' });
+  });
+
+  it('create (new users join org 1 as Viewer), refuse duplicates, grant server admin, delete', async () => {
+    const id = await createUser('dora');
+    const me = await as('dora').get('/api/user');
+    expect(me.body).toMatchObject({ id, login: 'dora', orgId: 1, isSvcAdmin: false });
+    expect((await as('dora').get('/api/user/orgs')).body).toEqual([{ orgId: 1, name: 'Main Org.', role: 'Viewer' }]);
+    const dup = await t.as.post('/api/admin/users').send({ login: 'DORA', password: 'password1' });
+    expect(dup.status).toBe(412);
+    expect(dup.body).toEqual({ message: 'User with same email or login already exists' });
+    expect((await t.as.post('/api/admin/users').send({ login: 'short', password: 'x' })).status).toBe(400);
+
+    const perm = await t.as.put(`/api/admin/users/${id}/permissions`).send({ isSvcAdmin: true });
+    expect(perm.body).toEqual({ message: 'User permissions updated' });
+    expect((await as('dora').get('/api/user')).body.isSvcAdmin).toBe(true);
+
+    const del = await t.as.delete(`/api/admin/users/${id}`);
+    expect(del.body).toEqual({ message: 'User deleted' });
+    expect((await as('dora').get('/api/user')).status).toBe(401);
+    expect((await t.as.delete(`/api/admin/users/${id}`)).body).toEqual({ message: 'User not found' });
+  });
+});
+
+describe('organizations', () => {
+  let orgId: number;
+  beforeAll(async () => {
+    const res = await t.as.post('/api/orgs').send({ name: 'Ops' });
+    expect(res.body).toMatchObject({ message: 'Organization created' });
+    orgId = res.body.orgId;
+  });
+
+  it('lists organizations for server admins', async () => {
+    expect(orgId).toBeGreaterThan(1);
+    expect((await t.as.get('/api/orgs')).body).toEqual(expect.arrayContaining([{ id: 1, name: 'Main Org.' }, { id: orgId, name: 'Ops' }]));
+    expect((await t.as.post('/api/orgs').send({ name: 'ops' })).status).toBe(409);
+    await createUser('nonadmin');
+    expect((await as('nonadmin').get('/api/orgs')).status).toBe(403);
+  });
+
+  it('selects the org by X-Svc-Org-Id for members only, and switches the current org', async () => {
+    const me = await t.as.get('/api/user').set('X-Svc-Org-Id', String(orgId));
+    expect(me.body.orgId).toBe(orgId);
+    await createUser('outsider');
+    const denied = await as('outsider').get('/api/user').set('X-Svc-Org-Id', String(orgId));
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual({ message: 'Permission denied' });
+    const notValid = await as('outsider').post(`/api/user/using/${orgId}`);
+    expect(notValid.status).toBe(401);
+    expect(notValid.body).toEqual({ message: 'Not a valid organization' });
+
+    const using = await t.as.post(`/api/user/using/${orgId}`);
+    expect(using.body).toEqual({ message: 'Active organization changed' });
+    expect((await t.as.get('/api/user')).body.orgId).toBe(orgId);
+    await t.as.post('/api/user/using/1');
+  });
+
+  it('manages the members of the current org', async () => {
+    const id = await createUser('member');
+    const hdr = ['X-Svc-Org-Id', String(orgId)] as const;
+    const add = await t.as.post('/api/org/users').set(...hdr).send({ loginOrEmail: 'member@example.com', role: 'Viewer' });
+    expect(add.body).toEqual({ message: 'User added to organization', userId: id });
+    expect((await t.as.post('/api/org/users').set(...hdr).send({ loginOrEmail: 'member', role: 'Viewer' })).status).toBe(409);
+    expect((await t.as.post('/api/org/users').set(...hdr).send({ loginOrEmail: 'ghost', role: 'Viewer' })).body).toEqual({ message: 'User not found' });
+    expect((await t.as.post('/api/org/users').set(...hdr).send({ loginOrEmail: 'member', role: 'Boss' })).status).toBe(400);
+
+    const list = await t.as.get('/api/org/users').set(...hdr);
+    expect(list.body.map((u: { login: string; role: string }) => [u.login, u.role])).toEqual([[ADMIN.user, 'Admin'], ['member', 'Viewer']]);
+    expect((await as('member').get('/api/org/users').set(...hdr)).status).toBe(403);
+
+    const upd = await t.as.patch(`/api/org/users/${id}`).set(...hdr).send({ role: 'Editor' });
+    expect(upd.body).toEqual({ message: 'Organization user updated' });
+    expect((await as('member').get('/api/user/orgs')).body).toContainEqual({ orgId, name: 'Ops', role: 'Editor' });
+    // The last Admin stays.
+    expect((await t.as.patch('/api/org/users/1').set(...hdr).send({ role: 'Viewer' })).status).toBe(400);
+
+    const del = await t.as.delete(`/api/org/users/${id}`).set(...hdr);
+    expect(del.body).toEqual({ message: 'User removed from organization' });
+    expect((await as('member').get('/api/user').set(...hdr)).status).toBe(403);
+  });
+});
