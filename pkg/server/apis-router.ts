@@ -7,7 +7,7 @@ import type { Logger } from '../log';
 import type { WatchHub } from '../registry/watch';
 import { type OrgDirectory, resolveNamespace } from './namespaces';
 import { negotiate } from './negotiate';
-import { handlePatch } from './patch-handler';
+import { decodeRequestBody, handlePatch, rawBodyOf, sendWarnings } from './patch-handler';
 import type { Subresource } from './subresources';
 import { sendNegotiated, tableWatchRenderer } from './table';
 import { isWatchRequest, serveWatch } from './watch-stream';
@@ -50,7 +50,15 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log }: Apis
 
   router.post(base, requireJson, async (req, res) => {
     const { kind, ctx } = await resolve(req);
-    res.status(201).json(await registry.create(ctx, kind, req.body, { dryRun: dryRun(req) }));
+    const { body, warnings } = decodeRequestBody(kind, req, 'CreateOptions');
+    const created = await registry.create(ctx, kind, body, { dryRun: dryRun(req) });
+    sendWarnings(res, warnings);
+    res.status(201).json(created);
+  });
+
+  router.delete(base, async (req, res) => {
+    const { kind, ctx } = await resolve(req);
+    res.json(await registry.deleteCollection(ctx, kind, listOptions(req), deleteOptions(req)));
   });
 
   router.get(`${base}/:name`, async (req, res) => {
@@ -61,12 +69,18 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log }: Apis
 
   router.put(`${base}/:name`, requireJson, async (req, res) => {
     const { kind, ctx } = await resolve(req);
-    res.json(await registry.update(ctx, kind, req.params.name as string, req.body, { dryRun: dryRun(req) }));
+    const { body, warnings } = decodeRequestBody(kind, req, 'UpdateOptions');
+    const updated = await registry.update(ctx, kind, req.params.name as string, body, { dryRun: dryRun(req) });
+    sendWarnings(res, warnings);
+    res.json(updated);
   });
 
   router.patch(`${base}/:name`, async (req, res) => {
     const { kind, ctx } = await resolve(req);
-    const { status, body } = await handlePatch({ registry, kind, ctx, name: req.params.name as string, contentType: mediaType(req), body: req.body, dryRun: dryRun(req), query: req.query });
+    const { status, body, warnings } = await handlePatch({
+      registry, kind, ctx, name: req.params.name as string, contentType: mediaType(req), body: req.body, raw: rawBodyOf(req), dryRun: dryRun(req), query: req.query,
+    });
+    sendWarnings(res, warnings);
     res.status(status).json(body);
   });
 
