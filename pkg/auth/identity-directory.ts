@@ -149,6 +149,17 @@ export class IdentityDirectory {
     return undefined;
   }
 
+  /** Whether a user other than `name` has one of `names` as its login or email. */
+  private async heldByAnother(name: string, names: string[]): Promise<boolean> {
+    for (const key of new Set(names.map(keyOf))) {
+      for (const label of [LOGIN_KEY, EMAIL_KEY]) {
+        const list = await this.registry.list(this.ctx(SYSTEM), userKind, { labelSelector: `${label}=${key}` });
+        if (list.items.some((o) => o.metadata.name !== name)) return true;
+      }
+    }
+    return false;
+  }
+
   async listUsers(): Promise<StoredUser[]> {
     const list = await this.registry.list(this.ctx(SYSTEM), userKind, {});
     return list.items.map((o) => toUser(o as Resource<UserSpec>));
@@ -163,7 +174,9 @@ export class IdentityDirectory {
 
   /**
    * Creates a user (412 "User with same email or login already exists" when taken, the anchor's answer). Two
-   * concurrent creates of one login can both pass the check; closing that needs a login claim object (later).
+   * concurrent creates of one login can both pass the first check, so each looks again once its user is stored and
+   * withdraws it if another holds the login or email: whichever stored second sees the first, so at most one stays
+   * (in a close race both may withdraw, and both callers get the 412).
    */
   async createUser(by: Requester, u: NewUser, fixedId?: number): Promise<StoredUser> {
     const login = u.login.trim() || (u.email ?? '').trim();
@@ -182,6 +195,10 @@ export class IdentityDirectory {
       passwordHash: await hashPassword(u.password),
     };
     const obj = await this.createNumbered(by, userKind, spec, { [LOGIN_KEY]: keyOf(login), [EMAIL_KEY]: keyOf(email) }, fixedId);
+    if (await this.heldByAnother(obj.metadata.name, [login, email])) {
+      await this.registry.delete(this.ctx(by), userKind, obj.metadata.name).catch(ignoreNotFound);
+      throw new StatusError(412, 'Conflict', 'User with same email or login already exists');
+    }
     return toUser(obj as Resource<UserSpec>);
   }
 
