@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Folder spec (spec §2.3). Unknown keys are kept as sent. */
+/** Folder spec (spec §2.3). Fields it does not declare are reported by fieldValidation and pruned, as kube prunes CRD fields. */
 export const folderSpecSchema = z.looseObject({
   title: z.string().refine((t) => t.trim() !== '', 'folder title cannot be empty'),
   description: z.string().nullish(),
