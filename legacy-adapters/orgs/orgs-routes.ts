@@ -54,12 +54,16 @@ export function legacyOrgsRouter(users: IdentityDirectory): Router {
   router.post('/api/org/users', async (req, res) => {
     requireOrgAdmin(req);
     const b = body(req);
+    if (typeof b.loginOrEmail !== 'string') throw bad('bad request data');
     const role = parseRole(b.role);
-    if (typeof b.loginOrEmail !== 'string' || !role) throw bad('bad request data');
+    if (!role) throw bad('Invalid role specified');
     const user = await users.userByLoginOrEmail(b.loginOrEmail);
     if (!user) throw new StatusError(404, 'NotFound', 'User not found');
     const orgId = req.user!.orgId;
-    if (await users.roleOf(orgId, user.id)) throw new StatusError(409, 'Conflict', 'User is already member of this organization');
+    if (await users.roleOf(orgId, user.id)) {
+      res.status(409).json({ message: 'User is already member of this organization', userId: user.id });
+      return;
+    }
     await users.setRole(by(req), orgId, user.id, role);
     res.json({ message: 'User added to organization', userId: user.id });
   });
@@ -68,11 +72,11 @@ export function legacyOrgsRouter(users: IdentityDirectory): Router {
     requireOrgAdmin(req);
     const userId = idParam(req, 'userId');
     const role = parseRole(body(req).role);
-    if (!role) throw bad('bad request data');
+    if (!role) throw bad('Invalid role specified');
     const orgId = req.user!.orgId;
     const current = await users.roleOf(orgId, userId);
     if (!current) throw new StatusError(404, 'NotFound', 'User not found');
-    if (current === 'Admin' && role !== 'Admin') await keepOneAdmin(users, orgId);
+    if (current === 'Admin' && role !== 'Admin') await keepOneAdmin(users, orgId, 'Cannot change role so that there is no organization admin left');
     await users.setRole(by(req), orgId, userId, role);
     res.json({ message: 'Organization user updated' });
   });
@@ -83,8 +87,14 @@ export function legacyOrgsRouter(users: IdentityDirectory): Router {
     const orgId = req.user!.orgId;
     const current = await users.roleOf(orgId, userId);
     if (!current) throw new StatusError(404, 'NotFound', 'User not found');
-    if (current === 'Admin') await keepOneAdmin(users, orgId);
+    if (current === 'Admin') await keepOneAdmin(users, orgId, 'Cannot remove last organization admin');
     await users.removeMember(by(req), orgId, userId);
+    // As the anchor: a user removed from its last organization is deleted.
+    if ((await users.orgsOf(userId)).length === 0) {
+      await users.deleteUser(by(req), userId);
+      res.json({ message: 'User deleted' });
+      return;
+    }
     res.json({ message: 'User removed from organization' });
   });
 
@@ -92,7 +102,7 @@ export function legacyOrgsRouter(users: IdentityDirectory): Router {
 }
 
 /** The anchor refuses to leave an organization without an Admin. */
-async function keepOneAdmin(users: IdentityDirectory, orgId: number): Promise<void> {
+async function keepOneAdmin(users: IdentityDirectory, orgId: number, message: string): Promise<void> {
   const admins = (await users.membersOf(orgId)).filter((m) => m.role === 'Admin');
-  if (admins.length <= 1) throw bad('Cannot change role so that there is no organization admin left');
+  if (admins.length <= 1) throw bad(message);
 }

@@ -155,9 +155,11 @@ describe('organizations', () => {
     const hdr = ['X-Svc-Org-Id', String(orgId)] as const;
     const add = await t.as.post('/api/org/users').set(...hdr).send({ loginOrEmail: 'member@example.com', role: 'Viewer' });
     expect(add.body).toEqual({ message: 'User added to organization', userId: id });
-    expect((await t.as.post('/api/org/users').set(...hdr).send({ loginOrEmail: 'member', role: 'Viewer' })).status).toBe(409);
+    const again = await t.as.post('/api/org/users').set(...hdr).send({ loginOrEmail: 'member', role: 'Viewer' });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ message: 'User is already member of this organization', userId: id });
     expect((await t.as.post('/api/org/users').set(...hdr).send({ loginOrEmail: 'ghost', role: 'Viewer' })).body).toEqual({ message: 'User not found' });
-    expect((await t.as.post('/api/org/users').set(...hdr).send({ loginOrEmail: 'member', role: 'Boss' })).status).toBe(400);
+    expect((await t.as.post('/api/org/users').set(...hdr).send({ loginOrEmail: 'member', role: 'Boss' })).body).toEqual({ message: 'Invalid role specified' });
 
     const list = await t.as.get('/api/org/users').set(...hdr);
     expect(list.body.map((u: { login: string; role: string }) => [u.login, u.role])).toEqual([[ADMIN.user, 'Admin'], ['member', 'Viewer']]);
@@ -167,10 +169,15 @@ describe('organizations', () => {
     expect(upd.body).toEqual({ message: 'Organization user updated' });
     expect((await as('member').get('/api/user/orgs')).body).toContainEqual({ orgId, name: 'Ops', role: 'Editor' });
     // The last Admin stays.
-    expect((await t.as.patch('/api/org/users/1').set(...hdr).send({ role: 'Viewer' })).status).toBe(400);
+    expect((await t.as.patch('/api/org/users/1').set(...hdr).send({ role: 'Viewer' })).body).toEqual({ message: 'Cannot change role so that there is no organization admin left' });
+    expect((await t.as.delete('/api/org/users/1').set(...hdr)).body).toEqual({ message: 'Cannot remove last organization admin' });
 
     const del = await t.as.delete(`/api/org/users/${id}`).set(...hdr);
     expect(del.body).toEqual({ message: 'User removed from organization' });
     expect((await as('member').get('/api/user').set(...hdr)).status).toBe(403);
+    // Removed from its last organization, a user is deleted, as in the anchor.
+    const last = await t.as.delete(`/api/org/users/${id}`);
+    expect(last.body).toEqual({ message: 'User deleted' });
+    expect((await as('member').get('/api/user')).status).toBe(401);
   });
 });
