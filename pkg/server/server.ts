@@ -35,7 +35,16 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
   const compactor = new Compactor(storage, kinds, config.registry.history_window_seconds, log);
   compactor.start(config.registry.compaction_interval_seconds);
 
-  const { app, setDraining, watchHub } = createApp({ config, storage, registry, log, build: readBuildInfo() });
+  const { app, setDraining, watchHub, identityReady } = createApp({ config, storage, registry, log, build: readBuildInfo() });
+  // Org 1 and the configured admin exist before the first request is served (replicas racing here is fine).
+  try {
+    await identityReady();
+  } catch (err) {
+    compactor.stop();
+    watchHub.stop();
+    if (!opts.storage) await storage.close();
+    throw err;
+  }
   const server = tls ? https.createServer(tls.options, app) : http.createServer(app);
   try {
     await new Promise<void>((resolve, reject) => {
