@@ -123,14 +123,8 @@ export function identityOf(user: StoredUser): Identity {
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
-    interface User {
-      identity: string;
-      login: string;
-      userId: number;
-      orgId: number;
-      isServerAdmin: boolean;
-      /** The caller's role in `orgId`, set by the org selection (undefined: not a member). */
-      orgRole?: 'None' | 'Viewer' | 'Editor' | 'Admin';
-    }
+    /** What passport puts on `req.user`: the Identity above. */
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface User extends Identity {}
   }
 }
