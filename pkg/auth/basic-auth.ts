@@ -56,8 +56,8 @@ function storedUsersAuth(opts: BasicAuthOptions): RequestHandler {
     const key = createHash('sha256').update(login).update('\0').update(password).digest('hex');
     const hit = verified.get(key);
     if (hit && hit.expires > Date.now()) {
-      const [user, hash] = await Promise.all([opts.users.userById(hit.userId), opts.users.passwordHashOf(hit.userId)]);
-      if (user && hash === hit.hash) return user.isDisabled ? undefined : user;
+      const found = await opts.users.userWithPasswordHash(hit.userId);
+      if (found && found.hash === hit.hash) return found.user.isDisabled ? undefined : found.user;
       verified.delete(key);
     }
     const user = await opts.users.userByLoginOrEmail(login);

@@ -167,9 +167,17 @@ export class IdentityDirectory {
 
   /** The stored password hash: read from storage, as the registry never returns it. */
   async passwordHashOf(id: number): Promise<string | undefined> {
+    return (await this.userWithPasswordHash(id))?.hash;
+  }
+
+  /** A user and its stored password hash in one read: the hot path of every authenticated request. */
+  async userWithPasswordHash(id: number): Promise<{ user: StoredUser; hash: string | undefined } | undefined> {
+    if (!Number.isSafeInteger(id) || id < 1) return undefined;
     const stored = await this.storage.get({ group: userKind.group, resource: userKind.plural, namespace: IDENTITY_NAMESPACE, name: String(id) });
-    const spec = stored?.value.spec as UserSpec | undefined;
-    return spec?.passwordHash;
+    if (!stored) return undefined;
+    const obj = stored.value as unknown as Resource<UserSpec>;
+    // toUser copies no secret, so the raw stored object serves both.
+    return { user: toUser(obj), hash: obj.spec.passwordHash };
   }
 
   /**
