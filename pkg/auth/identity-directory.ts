@@ -6,6 +6,7 @@ import { StatusError } from '../errors';
 import { type KindRegistration, Labels, type Resource } from '../meta';
 import { Registry, type Requester, type RequestContext } from '../registry';
 import type { Storage } from '../../storage';
+import { namespaceOf } from '../server/namespaces';
 import { hashPassword } from './password';
 import type { OrgRole } from './permissions';
 
@@ -71,9 +72,6 @@ function toUser(obj: Resource<UserSpec>): StoredUser {
     updated: obj.metadata.annotations?.['svc.app/updatedTimestamp'] ?? obj.metadata.creationTimestamp!,
   };
 }
-
-/** Spec §9.3: organization 1 is `default`, organization N `org-N`. */
-const namespaceOfOrg = (orgId: number) => (orgId === 1 ? 'default' : `org-${orgId}`);
 
 /**
  * Users, organizations and memberships, stored as kinds (`iam.svc.app/v0alpha1`) by a registry of their own so
@@ -255,13 +253,13 @@ export class IdentityDirectory {
   // Memberships
 
   async roleOf(orgId: number, userId: number): Promise<OrgRole | undefined> {
-    const obj = await this.getOrUndefined(orgMemberKind, String(userId), namespaceOfOrg(orgId));
+    const obj = await this.getOrUndefined(orgMemberKind, String(userId), namespaceOf(orgId));
     return obj ? ((obj.spec as { role: OrgRole }).role) : undefined;
   }
 
   /** Adds the user to the org with `role`, or changes its role there. */
   async setRole(by: Requester, orgId: number, userId: number, role: OrgRole): Promise<void> {
-    const ctx = this.ctx(by, namespaceOfOrg(orgId));
+    const ctx = this.ctx(by, namespaceOf(orgId));
     const spec = { userId, role };
     try {
       await this.registry.create(ctx, orgMemberKind, { metadata: { name: String(userId) }, spec });
@@ -272,11 +270,11 @@ export class IdentityDirectory {
   }
 
   async removeMember(by: Requester, orgId: number, userId: number): Promise<void> {
-    await this.registry.delete(this.ctx(by, namespaceOfOrg(orgId)), orgMemberKind, String(userId));
+    await this.registry.delete(this.ctx(by, namespaceOf(orgId)), orgMemberKind, String(userId));
   }
 
   async membersOf(orgId: number): Promise<{ userId: number; role: OrgRole }[]> {
-    const list = await this.registry.list(this.ctx(SYSTEM, namespaceOfOrg(orgId)), orgMemberKind, {});
+    const list = await this.registry.list(this.ctx(SYSTEM, namespaceOf(orgId)), orgMemberKind, {});
     return list.items.map((o) => o.spec as unknown as { userId: number; role: OrgRole }).sort((a, b) => a.userId - b.userId);
   }
 

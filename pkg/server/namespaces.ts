@@ -26,7 +26,6 @@ export function storedOrgs(orgs: { orgById(id: number): Promise<unknown> }): Org
 }
 
 /** Only organization 1: for routers mounted without stored organizations (their own test suites). */
-export const mainOrgOnly: OrgDirectory = { exists: async (id) => id === 1 };
 
 /** The org a namespace names, or 404 `namespaces "x" not found` as kube-apiserver answers for a missing namespace. */
 export async function resolveNamespace(namespace: string, orgs: OrgDirectory): Promise<number> {

@@ -8,10 +8,9 @@ import { allKinds } from '../../apis';
 import type { KindRegistration } from '../../pkg/meta';
 import { kindSamples } from '../fixtures/kind-samples';
 import { startTestApp, type TestApp } from '../support/app';
+import { FOLDERS, PLAYLISTS } from '../support/paths';
 
 const APPLY = 'application/apply-patch+yaml';
-const PLAYLISTS = '/apis/playlist.svc.app/v1/namespaces/default/playlists';
-const FOLDERS = '/apis/folder.svc.app/v1beta1/namespaces/default/folders';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 /** Dashboard specifics through /apis: the JSON model kept as sent, spec.uid/version mirrors, the dto subresource. */
 import { startTestApp, type TestApp } from '../support/app';
+import { DASHBOARDS } from '../support/paths';
 
-const DASHBOARDS = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards';
 
 let t: TestApp;
 beforeAll(async () => {

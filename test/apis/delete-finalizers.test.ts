@@ -1,11 +1,8 @@
 /** Finalizers and deletionTimestamp through /apis, as kube-apiserver's generic store does them for custom resources. */
 import { startTestApp, type TestApp } from '../support/app';
+import { DASHBOARDS, FOLDERS, PLAYLISTS, RFC3339 } from '../support/paths';
+import { MERGE_PATCH } from '../../pkg/patch';
 
-const PLAYLISTS = '/apis/playlist.svc.app/v1/namespaces/default/playlists';
-const FOLDERS = '/apis/folder.svc.app/v1beta1/namespaces/default/folders';
-const DASHBOARDS = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards';
-const MERGE_PATCH = 'application/merge-patch+json';
-const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 const KEEP = 'example.com/keep';
 
 let t: TestApp;

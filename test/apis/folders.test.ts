@@ -1,8 +1,7 @@
 /** Folder rules of the registry through /apis: nesting, moves, cycles, cascading deletes, the nestedFolders toggle. */
 import { startTestApp, type TestApp } from '../support/app';
+import { DASHBOARDS, FOLDERS } from '../support/paths';
 
-const FOLDERS = '/apis/folder.svc.app/v1beta1/namespaces/default/folders';
-const DASHBOARDS = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards';
 const PARENT = 'svc.app/folder';
 
 let t: TestApp;

@@ -4,11 +4,9 @@
  */
 import type { Response } from 'supertest';
 import { startTestApp, type TestApp } from '../support/app';
+import { DASHBOARDS, PLAYLISTS } from '../support/paths';
+import { JSON_PATCH, MERGE_PATCH } from '../../pkg/patch';
 
-const PLAYLISTS = '/apis/playlist.svc.app/v1/namespaces/default/playlists';
-const DASHBOARDS = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards';
-const MERGE_PATCH = 'application/merge-patch+json';
-const JSON_PATCH = 'application/json-patch+json';
 
 let t: TestApp;
 beforeAll(async () => {

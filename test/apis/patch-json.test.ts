@@ -6,10 +6,9 @@ import { allKinds } from '../../apis';
 import type { KindRegistration } from '../../pkg/meta';
 import { kindSamples } from '../fixtures/kind-samples';
 import { startTestApp, type TestApp } from '../support/app';
+import { PLAYLISTS } from '../support/paths';
+import { JSON_PATCH, MERGE_PATCH } from '../../pkg/patch';
 
-const JSON_PATCH = 'application/json-patch+json';
-const MERGE_PATCH = 'application/merge-patch+json';
-const PLAYLISTS = '/apis/playlist.svc.app/v1/namespaces/default/playlists';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 let t: TestApp;

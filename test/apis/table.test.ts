@@ -13,9 +13,9 @@ import { negotiate, TABLE_CONTENT_TYPE } from '../../pkg/server/negotiate';
 import { errorHandler } from '../../pkg/server/render-error';
 import { sendNegotiated } from '../../pkg/server/table';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
+import { PLAYLISTS } from '../support/paths';
 
 const KUBECTL_GET = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
-const PLAYLISTS = '/apis/playlist.svc.app/v1/namespaces/default/playlists';
 
 let t: TestApp;
 let api: ReturnType<typeof supertest>;

@@ -11,14 +11,15 @@ import type { RequestContext } from '../../pkg/registry';
 import { StatusError } from '../../pkg/errors';
 import type { Resource } from '../../pkg/meta';
 import { type WatchEvent, WatchHub } from '../../pkg/registry/watch';
-import { mainOrgOnly, resolveNamespace } from '../../pkg/server/namespaces';
+import { type OrgDirectory, resolveNamespace } from '../../pkg/server/namespaces';
 import { errorHandler } from '../../pkg/server/render-error';
 import { isWatchRequest, serveWatch, streamWatch } from '../../pkg/server/watch-stream';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
+import { DASHBOARDS, FOLDERS, PLAYLISTS } from '../support/paths';
 
-const FOLDERS = '/apis/folder.svc.app/v1beta1/namespaces/default/folders';
-const PLAYLISTS = '/apis/playlist.svc.app/v1/namespaces/default/playlists';
-const DASHBOARDS = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards';
+/** The app this suite assembles has org 1 only. */
+const mainOrgOnly: OrgDirectory = { exists: async (id) => id === 1 };
+
 
 /** What the lead wires into apis-router.ts, reproduced for the test. */
 function watchApp(t: TestApp, hub: WatchHub): Express {

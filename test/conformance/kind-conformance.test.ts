@@ -6,8 +6,8 @@ import { allKinds } from '../../apis';
 import type { KindRegistration } from '../../pkg/meta';
 import { startTestApp, type TestApp } from '../support/app';
 import { kindSamples } from '../fixtures/kind-samples';
+import { RFC3339 } from '../support/paths';
 
-const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let t: TestApp;
