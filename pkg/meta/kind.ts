@@ -71,6 +71,18 @@ export interface KindRegistration<Spec = unknown> {
   /** Compaction keeps every version (the kind shows its history to users). */
   keepsHistory?: boolean;
   printerColumns?: PrinterColumn[];
+  /**
+   * How callers are authorized on this kind, in the anchor's RBAC terms: `<resource>:read|write|create|delete` on
+   * `<resource>:uid:<name>`; creating an `inFolder` object needs `<resource>:create` on its folder's scope. Without
+   * it, the org role alone decides (Viewer reads, Editor writes).
+   */
+  access?: KindAccess;
+}
+
+/** See {@link KindRegistration.access}. */
+export interface KindAccess {
+  /** The action and scope prefix: `dashboards` gives `dashboards:read` on `dashboards:uid:<name>`. */
+  resource: string;
 }
 
 /**

@@ -1,3 +1,3 @@
 export { Registry, type RegistryOptions } from './store';
-export type { DeleteOptions, ListOptions, RequestContext, Requester, WriteOptions } from './context';
+export type { AccessCheck, DeleteOptions, ListOptions, RequestContext, Requester, WriteOptions } from './context';
 export { Compactor } from './compactor';

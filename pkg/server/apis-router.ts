@@ -7,6 +7,7 @@ import type { Logger } from '../log';
 import type { WatchHub } from '../registry/watch';
 import { type OrgDirectory, resolveNamespace } from './namespaces';
 import { negotiate } from './negotiate';
+import { requestContext } from './request-context';
 import { decodeRequestBody, handlePatch, rawBodyOf, sendWarnings } from './patch-handler';
 import type { Subresource } from './subresources';
 import { sendNegotiated, tableWatchRenderer } from './table';
@@ -35,7 +36,7 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log }: Apis
     const kind = registry.find(group, version, resource);
     if (!kind) throw NOT_FOUND();
     await resolveNamespace(namespace, orgs);
-    return { kind, ctx: { requester: { identity: req.user!.identity }, namespace, fieldManager: fieldManager(req, kind) } };
+    return { kind, ctx: requestContext(req, namespace, fieldManager(req, kind)) };
   };
 
   router.get(base, async (req, res) => {

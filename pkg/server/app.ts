@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { basicAuth } from '../auth/basic-auth';
 import { bootstrapIdentity } from '../auth/identity-bootstrap';
 import { IdentityDirectory } from '../auth/identity-directory';
+import { AccessControl, attachAccess } from '../auth/access-control';
 import { apisOrgAccess, selectLegacyOrg } from '../auth/org-access';
 import { legacyOrgsRouter } from '../../legacy-adapters/orgs/orgs-routes';
 import { legacyUsersRouter } from '../../legacy-adapters/users/users-routes';
@@ -61,6 +62,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(['/apis', '/api', '/openapi'], basicAuth({ users, ready: identityReady }));
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users));
+  const access = new AccessControl({ registry: deps.registry });
+  app.use(['/api', '/apis'], attachAccess(access));
   // JSON, the +json patch types, and bodies without a Content-Type (kubectl create --raw sends none).
   const isJson = (req: { headers: Record<string, unknown> }) => {
     const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();

@@ -17,5 +17,6 @@ export const dashboardKind = {
   inFolder: true,
   deleteResponse: 'status',
   keepsHistory: true,
+  access: { resource: 'dashboards' },
   printerColumns: [{ name: 'Title', type: 'string', jsonPath: '.spec.title' }],
 } satisfies KindRegistration<DashboardSpec>;

@@ -11,6 +11,7 @@ export const playlistKind = {
   categories: ['svc'],
   specSchema: playlistSpecSchema,
   deleteResponse: 'status',
+  access: { resource: 'playlists' },
   printerColumns: [
     { name: 'Title', type: 'string', jsonPath: '.spec.title' },
     { name: 'Interval', type: 'string', jsonPath: '.spec.interval' },
