@@ -78,6 +78,11 @@ export interface StorageTx {
   /** Read one object; `lock: 'share'` keeps it from being deleted or changed until the transaction ends. */
   get(key: ResourceKey, opts?: { lock?: 'share' | 'update' }): Promise<StoredObject | undefined>;
   list(query: ListQuery): Promise<ListPage>;
+  /**
+   * The next numeric id of a type (1, 2, 3...; never reused), for the legacy API's deprecated `id`s. Takes the
+   * type's lock.
+   */
+  nextInternalId(type: GroupResource): Promise<number>;
   /** Throws StorageError 'KeyExists'. */
   create(key: ResourceKey, value: JsonObject, opts: WriteOptions): Promise<StoredObject>;
   /** Throws 'NotFound', or 'Conflict' when the stored version is not `expectedResourceVersion`. */

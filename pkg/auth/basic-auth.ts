@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import passport from 'passport';
+import type { Strategy } from 'passport';
 import { BasicStrategy } from 'passport-http';
-import { StatusError } from '../errors';
+import { authenticate } from './authenticate';
 import type { IdentityDirectory, StoredUser } from './identity-directory';
 import { InMemoryLoginAttempts, type LoginAttempts } from './login-throttle';
 import { verifyPassword } from './password';
@@ -41,11 +41,16 @@ const MAX_CACHED = 10_000;
  * with the hash it was verified against: a password change (a new hash) invalidates it on any replica.
  */
 export function basicAuth(opts: BasicAuthOptions | AdminCredentials): RequestHandler {
-  if (!('users' in opts)) return passportBasic((login, password) => Promise.resolve(fixedAdmin(opts, login, password)));
-  return storedUsersAuth(opts);
+  return authenticate({ basic: basicStrategy(opts) });
 }
 
-function storedUsersAuth(opts: BasicAuthOptions): RequestHandler {
+/** The passport strategy of {@link basicAuth}, for the chain of `authenticate()`. */
+export function basicStrategy(opts: BasicAuthOptions | AdminCredentials): Strategy {
+  if (!('users' in opts)) return basicStrategyOf((login, password) => Promise.resolve(fixedAdmin(opts, login, password)));
+  return storedUsersStrategy(opts);
+}
+
+function storedUsersStrategy(opts: BasicAuthOptions): Strategy {
   const attempts = opts.attempts ?? new InMemoryLoginAttempts();
   const ttl = opts.cacheTtlMs ?? 30_000;
   const verified = new Map<string, { userId: number; hash: string; expires: number }>();
@@ -70,7 +75,7 @@ function storedUsersAuth(opts: BasicAuthOptions): RequestHandler {
     return user;
   }
 
-  return passportBasic(async (login, password, ip) => {
+  return basicStrategyOf(async (login, password, ip) => {
     const user = await check(login, password, ip);
     return user && identityOf(user);
   });
@@ -96,24 +101,14 @@ function fixedAdmin(admin: AdminCredentials, login: string, password: string): I
   return { identity: `user:${admin.user}`, login: admin.user, userId: 1, orgId: 1, isServerAdmin: true, orgRole: 'Admin' };
 }
 
-function passportBasic(verify: (login: string, password: string, ip: string) => Promise<Identity | undefined>): RequestHandler {
-  const auth = new passport.Passport();
-  auth.use(
-    new BasicStrategy({ passReqToCallback: true }, (req, login, password, done) => {
-      verify(login, password, req.ip ?? '').then(
-        (user) => done(null, user ?? false),
-        (err: unknown) => done(err),
-      );
-    }),
-  );
-  return (req, res, next) => {
-    auth.authenticate('basic', { session: false }, (err: unknown, user: Identity | false | undefined) => {
-      if (err) return next(err);
-      if (!user) return next(StatusError.unauthorized());
-      req.user = user;
-      next();
-    })(req, res, next);
-  };
+/** passport-http's BasicStrategy over a verify function; a refusal is `false`, so the next strategy may try. */
+function basicStrategyOf(verify: (login: string, password: string, ip: string) => Promise<Identity | undefined>): Strategy {
+  return new BasicStrategy({ passReqToCallback: true }, (req, login, password, done) => {
+    verify(login, password, req.ip ?? '').then(
+      (user) => done(null, user ?? false),
+      (err: unknown) => done(err),
+    );
+  });
 }
 
 export function identityOf(user: StoredUser): Identity {

@@ -77,6 +77,11 @@ export interface KindRegistration<Spec = unknown> {
    * it, the org role alone decides (Viewer reads, Editor writes).
    */
   access?: KindAccess;
+  /**
+   * Objects get a numeric id, the legacy API's deprecated `id`: label `svc.app/deprecatedInternalID`, set by the
+   * registry on create (1, 2, 3... per type, never reused) and kept by every update.
+   */
+  internalIds?: boolean;
 }
 
 /** See {@link KindRegistration.access}. */

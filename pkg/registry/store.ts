@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type StatusCause, StatusError } from '../errors';
-import { Annotations, jsonEqual, type JsonObject, type KindRegistration, type ManagedFieldsEntry, type Resource, type ResourceList } from '../meta';
+import { Annotations, jsonEqual, Labels, type JsonObject, type KindRegistration, type ManagedFieldsEntry, type Resource, type ResourceList } from '../meta';
 import { type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
 import { applyConfiguration, syncLastApplied } from './apply';
 import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from './apply-config';
@@ -252,6 +252,10 @@ export class Registry {
       if (await tx.get(key)) throw new StorageError('KeyExists', undefined, 'exists');
       return this.decorate(kind, obj);
     }
+    if (kind.internalIds) {
+      const id = await tx.nextInternalId(typeOf(kind));
+      obj.metadata.labels = { ...obj.metadata.labels, [Labels.deprecatedInternalID]: String(id) };
+    }
     return this.output(kind, await tx.create(key, forStorage(obj), { folder: folderOf(obj) }));
   }
 
@@ -308,7 +312,7 @@ export class Registry {
         resourceVersion: '',
         generation: 1,
         creationTimestamp: now,
-        labels: nonEmpty(input.metadata.labels),
+        labels: nonEmpty(withoutInternalId(kind, input.metadata.labels)),
         annotations: { ...clientAnnotations(input.metadata.annotations), [Annotations.createdBy]: ctx.requester.identity },
         finalizers: nonEmptyList(input.metadata.finalizers),
       },
@@ -348,7 +352,7 @@ export class Registry {
       kind: current.kind,
       metadata: {
         ...current.metadata,
-        labels: nonEmpty(input.metadata.labels),
+        labels: nonEmpty(keepInternalId(kind, input.metadata.labels, current)),
         annotations: { ...clientAnnotations(input.metadata.annotations), ...system },
         finalizers: nonEmptyList(input.metadata.finalizers),
       },
@@ -502,4 +506,18 @@ function checkPreconditions(kind: KindRegistration, name: string, current: Store
   if (pre?.resourceVersion && pre.resourceVersion !== String(current.resourceVersion)) {
     throw fail('ResourceVersion', pre.resourceVersion, String(current.resourceVersion));
   }
+}
+
+/** On create the registry alone numbers an `internalIds` kind: a client's value of the label is dropped. */
+function withoutInternalId<L extends Record<string, string> | null | undefined>(kind: KindRegistration, labels: L): L {
+  if (!kind.internalIds || !labels || !(Labels.deprecatedInternalID in labels)) return labels;
+  const { [Labels.deprecatedInternalID]: _dropped, ...rest } = labels;
+  return rest as L;
+}
+
+/** An update keeps the stored numeric id whatever the body says. */
+function keepInternalId<L extends Record<string, string> | null | undefined>(kind: KindRegistration, labels: L, current: Resource): L | Record<string, string> {
+  const id = current.metadata.labels?.[Labels.deprecatedInternalID];
+  if (!kind.internalIds || id === undefined) return labels;
+  return { ...labels, [Labels.deprecatedInternalID]: id };
 }

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { Config } from '../config';
-import { basicAuth } from '../auth/basic-auth';
+import { authenticate } from '../auth/authenticate';
+import { basicStrategy } from '../auth/basic-auth';
 import { bootstrapIdentity } from '../auth/identity-bootstrap';
 import { IdentityDirectory } from '../auth/identity-directory';
 import { AccessControl, attachAccess } from '../auth/access-control';
@@ -59,7 +60,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(versionRouter(deps.build));
   app.use(legacyOpenApiRouter({ version: deps.build.version }));
   // Authenticate before reading bodies: a stranger's 10 MiB upload is refused unread.
-  app.use(['/apis', '/api', '/openapi'], basicAuth({ users, ready: identityReady }));
+  // Strategies are tried in order; the first that recognises the caller wins.
+  app.use(['/apis', '/api', '/openapi'], authenticate({ basic: basicStrategy({ users, ready: identityReady }) }));
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users));
   const access = new AccessControl({ registry: deps.registry });

@@ -45,6 +45,12 @@ const migrations: Record<string, Migration> = {
         )`.execute(db);
     },
   },
+  '0002_internal_ids': {
+    async up(db: Kysely<unknown>) {
+      // The legacy API's numeric ids (`svc.app/deprecatedInternalID`): one sequence per type, under the type's lock.
+      await sql`ALTER TABLE resource_version ADD COLUMN last_internal_id bigint NOT NULL DEFAULT 0`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

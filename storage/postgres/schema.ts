@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** int8 columns come back as strings from pg and as numbers from PGlite; callers normalise with Number(). */
 type Int8 = ColumnType<string | number, number, number>;
@@ -32,6 +32,8 @@ export interface ResourceVersionTable {
   resource_version: Int8;
   /** Lists and watches may resume only from versions >= this. */
   oldest_resumable: Int8;
+  /** The last numeric id handed out for this type (legacy `id`s). */
+  last_internal_id: Generated<Int8>;
 }
 
 export interface Database {

@@ -368,6 +368,16 @@ class SqlTx implements StorageTx {
     return listObjects(this.db, query);
   }
 
+  async nextInternalId(type: GroupResource): Promise<number> {
+    await this.lockTypes([type]);
+    const { rows } = await sql<{ last_internal_id: string | number }>`
+      UPDATE resource_version SET last_internal_id = last_internal_id + 1
+      WHERE "group" = ${type.group} AND resource = ${type.resource}
+      RETURNING last_internal_id`.execute(this.db);
+    const row = rows[0];
+    return Number(row.last_internal_id);
+  }
+
   async create(key: ResourceKey, value: JsonObject, opts: WriteOptions): Promise<StoredObject> {
     await this.lockTypes([key]);
     // With the type's counter held no other writer of this type runs, so check-then-insert cannot race.

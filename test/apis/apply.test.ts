@@ -9,6 +9,7 @@ import type { KindRegistration } from '../../pkg/meta';
 import { kindSamples } from '../fixtures/kind-samples';
 import { startTestApp, type TestApp } from '../support/app';
 import { FOLDERS, PLAYLISTS } from '../support/paths';
+import { clientLabels } from '../support/labels';
 
 const APPLY = 'application/apply-patch+yaml';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -212,7 +213,7 @@ describe('ownership', () => {
     const dropped = await apply(`${FOLDERS}/own-3`, folder({ title: 'T' }, { a: '1' }));
     expect(dropped.status).toBe(200);
     expect(dropped.body.spec).toEqual({ title: 'T' });
-    expect(dropped.body.metadata.labels).toEqual({ a: '1' });
+    expect(clientLabels(dropped.body.metadata.labels)).toEqual({ a: '1' });
 
     await apply(`${FOLDERS}/own-3`, folder({ title: 'T', description: 'D' }, { a: '1' }));
     // A second applier sets the same description: it owns it too.
@@ -259,7 +260,7 @@ test("kubectl: client-side apply, the managedFields migration, then server-side 
   const res = await apply(`${PLAYLISTS}/kubectl-1`, v2, 'fieldManager=kubectl&force=false&fieldValidation=Strict');
   expect(res.status).toBe(200);
   expect(res.body.spec.title).toBe('Two');
-  expect(res.body.metadata.labels).toEqual({ team: 'a' });
+  expect(clientLabels(res.body.metadata.labels)).toEqual({ team: 'a' });
   expect(JSON.parse(res.body.metadata.annotations[LAST_APPLIED])).toEqual(v2);
   expect(res.body.metadata.managedFields.map((e: { manager: string; operation: string }) => [e.manager, e.operation])).toEqual([['kubectl', 'Apply']]);
 });

@@ -13,6 +13,7 @@ import { silentLogger } from '../../pkg/log';
 import { type RunningServer, startServer } from '../../pkg/server/server';
 import { openStorage, type Storage } from '../../storage';
 import { createTestDatabase, type TestDatabase } from '../support/backend';
+import { clientLabels } from '../support/labels';
 
 /** client-node 1.x is ESM only: an indirect eval keeps a real dynamic import (jest runs with vm modules). */
 const importEsm = (0, eval)('(specifier) => import(specifier)') as (specifier: string) => Promise<unknown>;
@@ -73,7 +74,7 @@ test('KubernetesObjectApi: create, read, replace, merge patch, strategic merge p
     { ...PLAYLIST, metadata: { name: 'cn-crud', namespace: 'default', labels: { team: 'a' } } },
     undefined, undefined, undefined, undefined, lib.PatchStrategy.MergePatch,
   )) as unknown as Playlist;
-  expect(merged.metadata?.labels).toEqual({ team: 'a' });
+  expect(clientLabels(merged.metadata?.labels)).toEqual({ team: 'a' });
 
   await expect(
     api.patch({ ...PLAYLIST, metadata: { name: 'cn-crud', namespace: 'default', labels: { x: 'y' } } }, undefined, undefined, undefined, undefined, lib.PatchStrategy.StrategicMergePatch),

@@ -8,6 +8,7 @@ import { kindSamples } from '../fixtures/kind-samples';
 import { startTestApp, type TestApp } from '../support/app';
 import { PLAYLISTS } from '../support/paths';
 import { JSON_PATCH, MERGE_PATCH } from '../../pkg/patch';
+import { clientLabels } from '../support/labels';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -41,7 +42,7 @@ describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as co
       { op: 'replace', path: '/spec/title', value: 'Patched' },
     ]);
     expect(res.status).toBe(200);
-    expect(res.body.metadata.labels).toEqual({ b: '3', d: '1' });
+    expect(clientLabels(res.body.metadata.labels)).toEqual({ b: '3', d: '1' });
     expect(res.body.spec.title).toBe('Patched');
     expect(res.body.metadata.generation).toBe(2);
     expect(Number(res.body.metadata.resourceVersion)).toBeGreaterThan(Number(created.metadata.resourceVersion));
@@ -101,7 +102,7 @@ describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as co
     const created = await create('jp-dry');
     const res = await jsonPatch(`${base}/jp-dry`, [{ op: 'add', path: '/metadata/labels/b', value: '2' }], '?dryRun=All');
     expect(res.status).toBe(200);
-    expect(res.body.metadata.labels).toEqual({ a: '1', b: '2' });
+    expect(clientLabels(res.body.metadata.labels)).toEqual({ a: '1', b: '2' });
     expect((await t.as.get(`${base}/jp-dry`)).body).toEqual(created);
   });
 });

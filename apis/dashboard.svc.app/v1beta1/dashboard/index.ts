@@ -17,6 +17,7 @@ export const dashboardKind = {
   inFolder: true,
   deleteResponse: 'status',
   keepsHistory: true,
+  internalIds: true,
   access: { resource: 'dashboards' },
   printerColumns: [{ name: 'Title', type: 'string', jsonPath: '.spec.title' }],
 } satisfies KindRegistration<DashboardSpec>;

@@ -19,6 +19,7 @@ export const folderKind = {
   deleteResponse: 'object',
   // Spec §4.1 rule 4: a stale folder update is 412 {message, status: "version-mismatch"}, in both API styles.
   conflictError: () => new StatusError(412, 'Conflict', 'the folder has been changed by someone else', undefined, 'version-mismatch'),
+  internalIds: true,
   access: { resource: 'folders' },
   printerColumns: [{ name: 'Title', type: 'string', jsonPath: '.spec.title' }],
 } satisfies KindRegistration<FolderSpec>;

@@ -11,6 +11,7 @@ export const playlistKind = {
   categories: ['svc'],
   specSchema: playlistSpecSchema,
   deleteResponse: 'status',
+  internalIds: true,
   access: { resource: 'playlists' },
   printerColumns: [
     { name: 'Title', type: 'string', jsonPath: '.spec.title' },
