@@ -1,0 +1,210 @@
+/**
+ * The authorization matrix: every route the server has, called by each kind of caller, with the status each must
+ * get, all in one table. The routes are read from the express app itself, so a new route without a row fails the
+ * first test. Calls act on organization 1 (`X-Svc-Org-Id: 1` under /api, namespace `default` under /apis); the
+ * member of another organization must never get through there.
+ * Adding a route? Add its row to ROWS (or to apisRows for a generic /apis route), with the status each caller gets.
+ */
+import type { Express } from 'express';
+import type supertest from 'supertest';
+import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { ADMIN, startTestApp, type TestApp } from '../support/app';
+import { DASHBOARDS, FOLDERS, PLAYLISTS } from '../support/paths';
+
+type Principal = 'anonymous' | 'viewer' | 'editor' | 'orgAdmin' | 'serverAdmin' | 'otherOrg';
+const PRINCIPALS: readonly Principal[] = ['anonymous', 'viewer', 'editor', 'orgAdmin', 'serverAdmin', 'otherOrg'];
+type Expect = Record<Principal, number>;
+
+/** Shorthands for the usual shapes of a row, `ok` being the success status of the route. */
+const publicRoute = (ok = 200): Expect => ({ anonymous: ok, viewer: ok, editor: ok, orgAdmin: ok, serverAdmin: ok, otherOrg: ok });
+const signedIn = (ok = 200): Expect => ({ anonymous: 401, viewer: ok, editor: ok, orgAdmin: ok, serverAdmin: ok, otherOrg: ok });
+const orgRead = (ok = 200): Expect => ({ anonymous: 401, viewer: ok, editor: ok, orgAdmin: ok, serverAdmin: ok, otherOrg: 403 });
+const orgWrite = (ok = 200): Expect => ({ anonymous: 401, viewer: 403, editor: ok, orgAdmin: ok, serverAdmin: ok, otherOrg: 403 });
+const orgAdmin = (ok = 200): Expect => ({ anonymous: 401, viewer: 403, editor: 403, orgAdmin: ok, serverAdmin: ok, otherOrg: 403 });
+const serverAdmin = (ok = 200): Expect => ({ anonymous: 401, viewer: 403, editor: 403, orgAdmin: 403, serverAdmin: ok, otherOrg: 403 });
+
+interface Call {
+  path: string;
+  /** For `_ALL` routes: the verb to try. */
+  method?: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  body?: unknown;
+  contentType?: string;
+}
+
+interface Row {
+  /** `METHOD path` exactly as the app declares the route. */
+  route: string;
+  /** What to call; runs once per principal, so a write gets a fresh target each time. */
+  call: (ctx: { t: TestApp; n: string }) => Promise<Call> | Call;
+  expect: Expect;
+}
+
+let t: TestApp;
+let seq = 0;
+const unique = () => `m${++seq}`;
+
+/** Creates an object as the server admin and answers its item path. */
+async function made(collection: string, name: string, spec: object): Promise<string> {
+  const res = await t.as.post(collection).send({ metadata: { name }, spec });
+  expect(res.status).toBe(201);
+  return `${collection}/${name}`;
+}
+
+const playlistSpec = { title: 'P', interval: '5m', items: [] };
+const kinds = [
+  { plural: 'folders', collection: FOLDERS, spec: { title: 'F' } },
+  { plural: 'dashboards', collection: DASHBOARDS, spec: { title: 'D' } },
+  { plural: 'playlists', collection: PLAYLISTS, spec: playlistSpec },
+];
+const APIS = '/apis/:group/:version/namespaces/:namespace/:resource';
+
+/** The generic /apis routes, for every kind. Viewers read and editors write what the anchor's defaults give them. */
+const apisRows: Row[] = kinds.flatMap(({ plural, collection, spec }): Row[] => [
+  { route: `GET ${APIS}`, call: () => ({ path: collection }), expect: orgRead() },
+  { route: `POST ${APIS}`, call: ({ n }) => ({ path: collection, body: { metadata: { name: n }, spec } }), expect: orgWrite(201) },
+  { route: `DELETE ${APIS}`, call: () => ({ path: `${collection}?labelSelector=nothing-has-this` }), expect: orgWrite() },
+  { route: `GET ${APIS}/:name`, call: ({ n }) => made(collection, n, spec).then((path) => ({ path })), expect: orgRead() },
+  {
+    route: `PUT ${APIS}/:name`,
+    call: async ({ n }) => {
+      const path = await made(collection, n, spec);
+      const current = (await t.as.get(path)).body;
+      return { path, body: { ...current, metadata: { ...current.metadata, labels: { changed: 'yes' } } } };
+    },
+    expect: orgWrite(),
+  },
+  {
+    route: `PATCH ${APIS}/:name`,
+    call: async ({ n }) => ({ path: await made(collection, n, spec), body: { metadata: { labels: { changed: 'yes' } } }, contentType: 'application/merge-patch+json' }),
+    expect: orgWrite(),
+  },
+  { route: `DELETE ${APIS}/:name`, call: async ({ n }) => ({ path: await made(collection, n, spec) }), expect: orgWrite() },
+  ...(plural === 'dashboards'
+    ? [{ route: `GET ${APIS}/:name/:subresource`, call: async ({ n }: { n: string }) => ({ path: `${await made(collection, n, spec)}/dto` }), expect: orgRead() }]
+    : []),
+]);
+
+const ROWS: Row[] = [
+  // Probes, version and the API documents are public.
+  { route: 'GET /api/health', call: () => ({ path: '/api/health' }), expect: publicRoute() },
+  { route: 'GET /livez', call: () => ({ path: '/livez' }), expect: publicRoute() },
+  { route: 'GET /readyz', call: () => ({ path: '/readyz' }), expect: publicRoute() },
+  { route: 'GET /version', call: () => ({ path: '/version' }), expect: publicRoute() },
+  { route: 'GET /swagger.json,/public/api-merged.json', call: () => ({ path: '/swagger.json' }), expect: publicRoute() },
+  { route: 'GET /openapi3.json,/public/openapi3.json', call: () => ({ path: '/openapi3.json' }), expect: publicRoute() },
+  { route: 'GET /swagger,/swagger/index.html', call: () => ({ path: '/swagger/index.html' }), expect: publicRoute() },
+  { route: 'GET /swagger/swagger-initializer.js', call: () => ({ path: '/swagger/swagger-initializer.js' }), expect: publicRoute() },
+  { route: 'GET /swagger/:file', call: () => ({ path: '/swagger/swagger-ui.css' }), expect: publicRoute() },
+  // Discovery and the Kubernetes OpenAPI need a signed-in caller, of any org.
+  { route: 'GET /api', call: () => ({ path: '/api' }), expect: signedIn(404) },
+  { route: 'GET /apis', call: () => ({ path: '/apis' }), expect: signedIn() },
+  { route: 'GET /apis/:group', call: () => ({ path: '/apis/folder.svc.app' }), expect: signedIn() },
+  { route: 'GET /apis/:group/:version', call: () => ({ path: '/apis/folder.svc.app/v1beta1' }), expect: signedIn() },
+  { route: 'GET /openapi/v3', call: () => ({ path: '/openapi/v3' }), expect: signedIn() },
+  { route: 'GET /openapi/v3/apis/:group/:version', call: () => ({ path: '/openapi/v3/apis/folder.svc.app/v1beta1' }), expect: signedIn() },
+  { route: 'GET /openapi/v2', call: () => ({ path: '/openapi/v2' }), expect: signedIn(404) },
+  ...apisRows,
+  // A verb no route serves is 405 for whoever may write there; authorization comes first, as in kube-apiserver.
+  { route: `_ALL ${APIS},${APIS}/:name`, call: () => ({ path: FOLDERS, method: 'put' }), expect: orgWrite(405) },
+  { route: '_ALL /apis/*rest', call: () => ({ path: '/apis/nothing.svc.app/v1/namespaces/default/things', method: 'get' }), expect: orgRead(404) },
+  // The signed-in user's own endpoints.
+  { route: 'GET /api/user', call: () => ({ path: '/api/user' }), expect: orgRead() },
+  { route: 'GET /api/user/orgs', call: () => ({ path: '/api/user/orgs' }), expect: orgRead() },
+  { route: 'POST /api/user/using/:orgId', call: () => ({ path: '/api/user/using/1' }), expect: orgRead() },
+  // Server administration.
+  { route: 'POST /api/admin/users', call: ({ n }) => ({ path: '/api/admin/users', body: { login: n, password: 'password1' } }), expect: serverAdmin() },
+  { route: 'PUT /api/admin/users/:id/password', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/password`, body: { password: 'password2' } }), expect: serverAdmin() },
+  { route: 'PUT /api/admin/users/:id/permissions', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/permissions`, body: { isSvcAdmin: false } }), expect: serverAdmin() },
+  { route: 'DELETE /api/admin/users/:id', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}` }), expect: serverAdmin() },
+  { route: 'POST /api/orgs', call: ({ n }) => ({ path: '/api/orgs', body: { name: n } }), expect: serverAdmin() },
+  { route: 'GET /api/orgs', call: () => ({ path: '/api/orgs' }), expect: serverAdmin() },
+  // Organization administration.
+  { route: 'GET /api/org/users', call: () => ({ path: '/api/org/users' }), expect: orgAdmin() },
+  { route: 'POST /api/org/users', call: async ({ n }) => (await userId(n), { path: '/api/org/users', body: { loginOrEmail: n, role: 'Viewer' } }), expect: orgAdmin() },
+  { route: 'PATCH /api/org/users/:userId', call: async ({ n }) => ({ path: `/api/org/users/${await member(n)}`, body: { role: 'Editor' } }), expect: orgAdmin() },
+  { route: 'DELETE /api/org/users/:userId', call: async ({ n }) => ({ path: `/api/org/users/${await member(n)}` }), expect: orgAdmin() },
+];
+
+/** A fresh user that belongs to no org but its own (for admin endpoints to act on). */
+async function userId(login: string): Promise<number> {
+  return (await t.users!.createUser(SYSTEM, { login, password: 'password1', orgId: 1 })).id;
+}
+
+/** A fresh Viewer of org 1. */
+async function member(login: string): Promise<number> {
+  const id = await userId(login);
+  await t.users!.setRole(SYSTEM, 1, id, 'Viewer');
+  return id;
+}
+
+/** Every route the app declares, as `METHOD path` (the paths of one route joined by commas). */
+function declaredRoutes(app: Express): string[] {
+  interface Layer {
+    route?: { path: string | string[]; methods: Record<string, boolean> };
+    handle?: { stack?: Layer[] };
+  }
+  const out = new Set<string>();
+  const walk = (stack: Layer[]) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        const path = ([] as string[]).concat(layer.route.path).join(',');
+        for (const m of Object.keys(layer.route.methods)) out.add(`${m.toUpperCase()} ${path}`);
+      } else if (layer.handle?.stack) walk(layer.handle.stack);
+    }
+  };
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack);
+  return [...out];
+}
+
+const CREDENTIALS: Record<Exclude<Principal, 'anonymous' | 'serverAdmin'>, string> = {
+  viewer: 'mx-viewer',
+  editor: 'mx-editor',
+  orgAdmin: 'mx-orgadmin',
+  otherOrg: 'mx-other',
+};
+
+function send(who: Principal, method: string, call: Call): supertest.Test {
+  const verb = call.method ?? (method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete');
+  let req = t.anonymous[verb](call.path);
+  if (who === 'serverAdmin') req = req.auth(ADMIN.user, ADMIN.password);
+  else if (who !== 'anonymous') req = req.auth(CREDENTIALS[who], 'password1');
+  if (call.path.startsWith('/api/')) req = req.set('X-Svc-Org-Id', '1');
+  if (call.body !== undefined) req = req.set('Content-Type', call.contentType ?? 'application/json').send(JSON.stringify(call.body));
+  return req;
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const mk = async (login: string, orgId: number, role: 'Viewer' | 'Editor' | 'Admin') => {
+    const user = await t.users!.createUser(SYSTEM, { login, password: 'password1', orgId });
+    await t.users!.setRole(SYSTEM, orgId, user.id, role);
+  };
+  await mk(CREDENTIALS.viewer, 1, 'Viewer');
+  await mk(CREDENTIALS.editor, 1, 'Editor');
+  await mk(CREDENTIALS.orgAdmin, 1, 'Admin');
+  const other = await t.users!.createOrg(SYSTEM, 'Elsewhere');
+  await mk(CREDENTIALS.otherOrg, other.id, 'Admin');
+});
+afterAll(() => t.close());
+
+test('every route the server declares has a row in the matrix', () => {
+  const covered = new Set(ROWS.map((r) => r.route));
+  expect(declaredRoutes(t.app).filter((r) => !covered.has(r))).toEqual([]);
+  // And no row names a route that no longer exists.
+  const declared = new Set(declaredRoutes(t.app));
+  expect([...covered].filter((r) => !declared.has(r))).toEqual([]);
+});
+
+describe.each(ROWS.map((row) => [row.route, row] as const))('%s', (_route, row) => {
+  test.each(PRINCIPALS.map((p) => [p, row.expect[p]] as const))('%s gets %i', async (who, status) => {
+    const call = await row.call({ t, n: unique() });
+    const res = await send(who, row.route.split(' ')[0], call);
+    expect({ who, path: call.path, status: res.status }).toEqual({ who, path: call.path, status });
+    // A refusal says so in the shape of its API, and never how the refused object looks.
+    if (status === 401 || status === 403) {
+      if (call.path.startsWith('/apis/')) expect(res.body).toMatchObject({ kind: 'Status', code: status });
+      else expect(typeof res.body.message).toBe('string');
+      expect(JSON.stringify(res.body)).not.toContain('"spec"');
+    }
+  });
+});
