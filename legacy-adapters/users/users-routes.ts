@@ -21,7 +21,7 @@ function requireServerAdmin(req: Request): void {
   if (!req.user?.isServerAdmin) throw permissionDeniedError();
 }
 
-function object(body: unknown): Record<string, unknown> {
+export function object(body: unknown): Record<string, unknown> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw bad('bad request data');
   return body as Record<string, unknown>;
 }

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { Annotations, type KindRegistration, type Resource } from '../meta';
 import type { AccessCheck, Registry, RequestContext } from '../registry';
 import { namespaceOf } from '../server/namespaces';
-import { Authorizer, type FolderTree, type ManagedPermissionSource, type RoleSource } from './authorizer';
+import { Authorizer, type FolderTree, type ManagedPermissionSource, type PermissionSource, type RoleSource } from './authorizer';
 import type { Identity } from './basic-auth';
 import type { Subject } from './permissions';
 
@@ -18,6 +18,8 @@ export interface AccessControlOptions {
   /** Enterprise custom roles. */
   roles?: RoleSource;
   teams?: TeamMembership;
+  /** Permissions that come with memberships (a team's members read the team). */
+  sources?: readonly PermissionSource[];
 }
 
 /**
@@ -44,7 +46,7 @@ export class AccessControl {
   readonly authorizer: Authorizer;
 
   constructor(private readonly options: AccessControlOptions) {
-    this.authorizer = new Authorizer({ tree: registryFolderTree(options.registry), managed: options.managed, roles: options.roles });
+    this.authorizer = new Authorizer({ tree: registryFolderTree(options.registry), managed: options.managed, roles: options.roles, sources: options.sources });
   }
 
   /** The subject of an authenticated caller in the org it acts in. */

@@ -45,9 +45,18 @@ export interface RoleSource {
   permissionsFor(orgId: number, assignees: readonly Assignee[]): Promise<readonly Permission[]>;
 }
 
+/**
+ * Permissions that come with something the subject holds rather than with a role: a team's members read that team,
+ * its team admins manage it (the anchor's team permissions).
+ */
+export interface PermissionSource {
+  permissionsFor(subject: Subject): Promise<readonly Permission[]>;
+}
+
 export interface AuthorizerOptions {
   tree: FolderTree;
   managed?: ManagedPermissionSource;
+  sources?: readonly PermissionSource[];
   /** Only in the enterprise edition; without it custom roles do not exist. */
   roles?: RoleSource;
 }
@@ -117,6 +126,7 @@ export class Authorizer {
     if (this.options.managed) {
       out.push(...managedPermissions(await this.options.managed.itemsFor(subject), subject));
     }
+    for (const source of this.options.sources ?? []) out.push(...(await source.permissionsFor(subject)));
     if (this.options.roles && subject.kind !== 'anonymous') {
       const assignees: Assignee[] = isUser
         ? [{ kind: 'user', uid: subject.uid }, ...subject.teamUids.map((uid): Assignee => ({ kind: 'team', uid }))]

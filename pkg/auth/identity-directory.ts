@@ -41,6 +41,9 @@ export interface StoredUser {
   updated: string;
 }
 
+/** Runs after a user left an organization (removed from it, or deleted): what else it held there goes too. */
+export type MemberRemoved = (by: Requester, orgId: number, userId: number) => Promise<void>;
+
 export interface StoredOrg {
   id: number;
   name: string;
@@ -87,6 +90,7 @@ function toUser(obj: Resource<UserSpec>): StoredUser {
  */
 export class IdentityDirectory {
   readonly registry: Registry;
+  private readonly memberRemoved: MemberRemoved[] = [];
 
   constructor(private readonly storage: Storage) {
     this.registry = new Registry(storage, identityKinds, { nestedFolders: false });
@@ -271,6 +275,17 @@ export class IdentityDirectory {
 
   async removeMember(by: Requester, orgId: number, userId: number): Promise<void> {
     await this.registry.delete(this.ctx(by, namespaceOf(orgId)), orgMemberKind, String(userId));
+    for (const cleanup of this.memberRemoved) await cleanup(by, orgId, userId);
+  }
+
+  /**
+   * Registers what to remove when a user leaves an organization (team memberships, role assignments).
+   *
+   * @example
+   *   users.onMemberRemoved((by, orgId, userId) => teams.removeUserFromTeams(by, orgId, userId));
+   */
+  onMemberRemoved(cleanup: MemberRemoved): void {
+    this.memberRemoved.push(cleanup);
   }
 
   async membersOf(orgId: number): Promise<{ userId: number; role: OrgRole }[]> {

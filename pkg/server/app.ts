@@ -4,9 +4,11 @@ import { authenticate } from '../auth/authenticate';
 import { basicStrategy } from '../auth/basic-auth';
 import { bootstrapIdentity } from '../auth/identity-bootstrap';
 import { IdentityDirectory } from '../auth/identity-directory';
+import { TeamDirectory } from '../auth/team-directory';
 import { AccessControl, attachAccess } from '../auth/access-control';
 import { apisOrgAccess, selectLegacyOrg } from '../auth/org-access';
 import { legacyOrgsRouter } from '../../legacy-adapters/orgs/orgs-routes';
+import { legacyTeamsRouter } from '../../legacy-adapters/teams/teams-routes';
 import { legacyUsersRouter } from '../../legacy-adapters/users/users-routes';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
@@ -42,6 +44,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   // Org 1 and the configured admin are made to exist at once; requests wait for it, and retry it if it failed
   // (the database was down at start-up).
   const users = new IdentityDirectory(deps.storage);
+  const teams = new TeamDirectory(users);
   const { admin_user, admin_password, admin_email } = deps.config.security;
   let bootstrapping: Promise<void> | undefined;
   const identityReady = () =>
@@ -64,7 +67,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(['/apis', '/api', '/openapi'], authenticate({ basic: basicStrategy({ users, ready: identityReady }) }));
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users));
-  const access = new AccessControl({ registry: deps.registry });
+  const access = new AccessControl({ registry: deps.registry, teams, sources: [teams] });
   app.use(['/api', '/apis'], attachAccess(access));
   // JSON, the +json patch types, and bodies without a Content-Type (kubectl create --raw sends none).
   const isJson = (req: { headers: Record<string, unknown> }) => {
@@ -83,6 +86,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? storedOrgs(users), subresources, watchHub, log: deps.log }));
   app.use(legacyUsersRouter(users));
   app.use(legacyOrgsRouter(users));
+  app.use(legacyTeamsRouter(users, teams));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });

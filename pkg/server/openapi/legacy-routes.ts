@@ -1,4 +1,5 @@
 import { z, type ZodType } from 'zod';
+import { teamsRouteDocs } from '../../../legacy-adapters/teams/teams-route-docs';
 
 /**
  * The legacy `/api` routes, described once: the OpenAPI v2 document (`/swagger.json`), the v3 generated from it
@@ -83,4 +84,4 @@ export const healthRouteDocs: LegacyRouteDoc[] = [
 ];
 
 /** Every documented legacy route. Adding an adapter's routes is one line here. */
-export const legacyRoutes: readonly LegacyRouteDoc[] = [...healthRouteDocs];
+export const legacyRoutes: readonly LegacyRouteDoc[] = [...healthRouteDocs, ...teamsRouteDocs];

@@ -1,0 +1,24 @@
+import type { KindRegistration } from '../../../../pkg/meta';
+import { type TeamSpec, teamSpecSchema } from './team-schema';
+
+export type { TeamSpec } from './team-schema';
+
+/**
+ * Team, `iam.svc.app/v0alpha1`, in its organization's namespace (`default`, `org-<id>`). The object name is the
+ * team's uid; its numeric id (the `svc.app/deprecatedInternalID` label) is unique across organizations, as in the
+ * anchor.
+ */
+export const teamKind = {
+  group: 'iam.svc.app',
+  version: 'v0alpha1',
+  kind: 'Team',
+  plural: 'teams',
+  singular: 'team',
+  specSchema: teamSpecSchema,
+  deleteResponse: 'status',
+  internalIds: true,
+  printerColumns: [
+    { name: 'Name', type: 'string', jsonPath: '.spec.name' },
+    { name: 'Email', type: 'string', jsonPath: '.spec.email' },
+  ],
+} satisfies KindRegistration<TeamSpec>;

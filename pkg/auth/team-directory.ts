@@ -1,0 +1,275 @@
+import { createHash, randomInt } from 'node:crypto';
+import { teamBindingKind, teamKind } from '../../apis';
+import type { TeamSpec } from '../../apis/iam.svc.app/v0alpha1/team';
+import type { TeamBindingSpec, TeamPermission } from '../../apis/iam.svc.app/v0alpha1/teambinding';
+import { StatusError } from '../errors';
+import { Annotations, anyKind, type KindRegistration, Labels, type Resource } from '../meta';
+import type { Requester, RequestContext } from '../registry';
+import { namespaceOf } from '../server/namespaces';
+import type { TeamMembership } from './access-control';
+import type { PermissionSource } from './authorizer';
+import { type IdentityDirectory, type StoredUser, SYSTEM } from './identity-directory';
+import type { Permission, Subject } from './permissions';
+
+export type { TeamPermission } from '../../apis/iam.svc.app/v0alpha1/teambinding';
+
+export interface StoredTeam {
+  id: number;
+  uid: string;
+  orgId: number;
+  name: string;
+  email: string;
+  created: string;
+  updated: string;
+}
+
+export interface StoredTeamMember {
+  orgId: number;
+  teamId: number;
+  teamUid: string;
+  userId: number;
+  userUid: string;
+  permission: TeamPermission;
+}
+
+export interface TeamFields {
+  name: string;
+  email?: string;
+}
+
+/** Labels that find teams by name and memberships by team or user without reading them all. */
+const NAME_KEY = 'svc.app/name-key';
+const TEAM_ID = 'svc.app/team-id';
+const USER_ID = 'svc.app/user-id';
+const USER_KEY = 'svc.app/user-key';
+const keyOf = (s: string) => createHash('sha256').update(s.trim().toLowerCase()).digest('hex').slice(0, 40);
+
+const TEAMS = anyKind(teamKind);
+const BINDINGS = anyKind(teamBindingKind);
+
+/** The scope of one team, as the anchor's team permissions name it. */
+export function teamScope(teamId: number): string {
+  return `teams:id:${teamId}`;
+}
+
+/**
+ * What a team permission grants on its team (the anchor's team permissions: a Member reads the team, an Admin of
+ * the team also changes and deletes it and manages its members).
+ *
+ * @example
+ *   teamActions('Member'); // ['teams:read']
+ */
+export function teamActions(permission: TeamPermission): readonly string[] {
+  const member = ['teams:read'];
+  return permission === 'Admin' ? [...member, 'teams:write', 'teams:delete', 'teams.permissions:read', 'teams.permissions:write'] : member;
+}
+
+export const teamNotFound = () => new StatusError(404, 'NotFound', 'Team not found');
+const nameTaken = (code: 400 | 409) => new StatusError(code, code === 409 ? 'Conflict' : 'BadRequest', 'Team name taken');
+
+function toTeam(orgId: number, obj: Resource): StoredTeam {
+  const s = obj.spec as unknown as TeamSpec;
+  return {
+    id: Number(obj.metadata.labels?.[Labels.deprecatedInternalID]),
+    uid: obj.metadata.name,
+    orgId,
+    name: s.name,
+    email: s.email,
+    created: obj.metadata.creationTimestamp!,
+    updated: obj.metadata.annotations?.[Annotations.updatedTimestamp] ?? obj.metadata.creationTimestamp!,
+  };
+}
+
+function toMember(orgId: number, obj: Resource): StoredTeamMember {
+  const s = obj.spec as unknown as TeamBindingSpec;
+  return { orgId, teamId: s.teamId, teamUid: s.teamUid, userId: s.userId, userUid: s.userUid, permission: s.permission };
+}
+
+/**
+ * Teams and team memberships, stored as `iam.svc.app/v0alpha1` Team and TeamBinding kinds in each organization's
+ * namespace, by the identity registry. Team ids are unique across organizations, as the anchor's; names are unique
+ * within an organization. It is also what the authorizer asks about teams: which teams a user is in (custom roles
+ * and managed permissions granted to a team reach its members) and what its team permissions grant.
+ *
+ * @example
+ *   const teams = new TeamDirectory(users);
+ *   const team = await teams.createTeam(by, 1, { name: 'Ops', email: 'ops@example.com' });
+ *   await teams.setMember(by, 1, team, user, 'Member');
+ *   await teams.teamUidsOf(1, user.uid); // [team.uid]
+ */
+export class TeamDirectory implements TeamMembership, PermissionSource {
+  private readonly teamDeleted: ((by: Requester, team: StoredTeam) => Promise<void>)[] = [];
+
+  constructor(private readonly users: IdentityDirectory) {
+    // A user who leaves an organization leaves its teams there too (and every team when deleted).
+    users.onMemberRemoved((by, orgId, userId) => this.removeUserFromTeams(by, orgId, userId));
+  }
+
+  private get registry() {
+    return this.users.registry;
+  }
+
+  private ctx(by: Requester, orgId: number): RequestContext {
+    return { requester: by, namespace: namespaceOf(orgId), fieldManager: 'svc-identity' };
+  }
+
+  private async listIn(orgId: number, kind: KindRegistration, labelSelector?: string): Promise<Resource[]> {
+    const list = await this.registry.list(this.ctx(SYSTEM, orgId), kind, { labelSelector });
+    return list.items;
+  }
+
+  // Teams
+
+  async teamById(orgId: number, id: number): Promise<StoredTeam | undefined> {
+    if (!Number.isSafeInteger(id) || id < 1) return undefined;
+    const [obj] = await this.listIn(orgId, TEAMS, `${Labels.deprecatedInternalID}=${id}`);
+    return obj && toTeam(orgId, obj);
+  }
+
+  async teamByUid(orgId: number, uid: string): Promise<StoredTeam | undefined> {
+    try {
+      return toTeam(orgId, await this.registry.get(this.ctx(SYSTEM, orgId), TEAMS, uid));
+    } catch (err) {
+      if (err instanceof StatusError && (err.code === 404 || err.code === 400)) return undefined;
+      throw err;
+    }
+  }
+
+  /** The org's teams, by name. */
+  async listTeams(orgId: number): Promise<StoredTeam[]> {
+    const teams = (await this.listIn(orgId, TEAMS)).map((o) => toTeam(orgId, o));
+    return teams.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  }
+
+  private async nameHeldByAnother(orgId: number, name: string, uid: string): Promise<boolean> {
+    const same = await this.listIn(orgId, TEAMS, `${NAME_KEY}=${keyOf(name)}`);
+    return same.some((o) => o.metadata.name !== uid);
+  }
+
+  /**
+   * Creates a team (409 "Team name taken" when the org has one of that name, in any case); the registry numbers it.
+   * Two concurrent creates of one name can both pass the first check, so each looks again once stored and
+   * withdraws on a clash (in a close race both may withdraw, and both callers get the 409).
+   */
+  async createTeam(by: Requester, orgId: number, fields: TeamFields): Promise<StoredTeam> {
+    const name = fields.name.trim();
+    if (await this.nameHeldByAnother(orgId, name, '')) throw nameTaken(409);
+    const spec: TeamSpec = { name, email: (fields.email ?? '').trim() };
+    const obj = await this.registry.create(this.ctx(by, orgId), TEAMS, { metadata: { name: randomUid(), labels: { [NAME_KEY]: keyOf(name) } }, spec });
+    if (await this.nameHeldByAnother(orgId, name, obj.metadata.name)) {
+      await this.registry.delete(this.ctx(by, orgId), TEAMS, obj.metadata.name).catch(ignoreNotFound);
+      throw nameTaken(409);
+    }
+    return toTeam(orgId, obj);
+  }
+
+  /** Renames or re-addresses a team: 404 "Team not found", 400 "Team name taken" (the anchor's update answers). */
+  async updateTeam(by: Requester, current: StoredTeam, fields: Partial<TeamFields>): Promise<StoredTeam> {
+    const name = fields.name?.trim() || current.name;
+    if (await this.nameHeldByAnother(current.orgId, name, current.uid)) throw nameTaken(400);
+    const email = fields.email !== undefined ? fields.email.trim() : current.email;
+    const obj = await this.registry.patch(this.ctx(by, current.orgId), TEAMS, current.uid, (o) => ({
+      ...o,
+      metadata: { ...o.metadata, labels: { ...o.metadata.labels, [NAME_KEY]: keyOf(name) } },
+      spec: { ...o.spec, name, email },
+    }));
+    return toTeam(current.orgId, obj);
+  }
+
+  /** Deletes a team and its memberships, then runs what was registered with {@link onTeamDeleted}. */
+  async deleteTeam(by: Requester, team: StoredTeam): Promise<void> {
+    for (const m of await this.membersOf(team.orgId, team.id)) await this.removeMember(by, team.orgId, team.id, m.userId).catch(ignoreNotFound);
+    await this.registry.delete(this.ctx(by, team.orgId), TEAMS, team.uid);
+    for (const cleanup of this.teamDeleted) await cleanup(by, team);
+  }
+
+  /**
+   * Registers what to remove with a team (the custom roles assigned to it).
+   *
+   * @example
+   *   teams.onTeamDeleted((by, team) => roles.unassignAll(by, team.orgId, { kind: 'team', uid: team.uid }));
+   */
+  onTeamDeleted(cleanup: (by: Requester, team: StoredTeam) => Promise<void>): void {
+    this.teamDeleted.push(cleanup);
+  }
+
+  // Memberships
+
+  async membersOf(orgId: number, teamId: number): Promise<StoredTeamMember[]> {
+    const list = await this.listIn(orgId, BINDINGS, `${TEAM_ID}=${teamId}`);
+    return list.map((o) => toMember(orgId, o)).sort((a, b) => a.userId - b.userId);
+  }
+
+  /** Every membership of the org: to count members of many teams with one read. */
+  async allMemberships(orgId: number): Promise<StoredTeamMember[]> {
+    return (await this.listIn(orgId, BINDINGS)).map((o) => toMember(orgId, o));
+  }
+
+  /** The teams of the org a user is a member of, by its uid (the caller's identity is `user:<uid>`). */
+  async membershipsOf(orgId: number, userUid: string): Promise<StoredTeamMember[]> {
+    return (await this.listIn(orgId, BINDINGS, `${USER_KEY}=${keyOf(userUid)}`)).map((o) => toMember(orgId, o)).filter((m) => m.userUid === userUid);
+  }
+
+  async memberOf(orgId: number, teamId: number, userId: number): Promise<StoredTeamMember | undefined> {
+    return (await this.membersOf(orgId, teamId)).find((m) => m.userId === userId);
+  }
+
+  /** Adds the user to the team with `permission`, or changes its permission there. */
+  async setMember(by: Requester, orgId: number, team: StoredTeam, user: StoredUser, permission: TeamPermission): Promise<void> {
+    const ctx = this.ctx(by, orgId);
+    const name = `${team.id}-${user.id}`;
+    const spec: TeamBindingSpec = { teamId: team.id, teamUid: team.uid, userId: user.id, userUid: user.uid, permission };
+    const labels = { [TEAM_ID]: String(team.id), [USER_ID]: String(user.id), [USER_KEY]: keyOf(user.uid) };
+    try {
+      await this.registry.create(ctx, BINDINGS, { metadata: { name, labels }, spec });
+    } catch (err) {
+      if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
+      await this.registry.patch(ctx, BINDINGS, name, (current) => ({ ...current, spec }));
+    }
+  }
+
+  /** Removes one membership (404 "Team member not found" when there is none). */
+  async removeMember(by: Requester, orgId: number, teamId: number, userId: number): Promise<void> {
+    try {
+      await this.registry.delete(this.ctx(by, orgId), BINDINGS, `${teamId}-${userId}`);
+    } catch (err) {
+      if (err instanceof StatusError && err.code === 404) throw new StatusError(404, 'NotFound', 'Team member not found');
+      throw err;
+    }
+  }
+
+  /** Removes a user from every team of an organization. */
+  async removeUserFromTeams(by: Requester, orgId: number, userId: number): Promise<void> {
+    for (const o of await this.listIn(orgId, BINDINGS, `${USER_ID}=${userId}`)) {
+      await this.registry.delete(this.ctx(by, orgId), BINDINGS, o.metadata.name).catch(ignoreNotFound);
+    }
+  }
+
+  // What the authorizer asks
+
+  async teamUidsOf(orgId: number, userUid: string): Promise<string[]> {
+    return (await this.membershipsOf(orgId, userUid)).map((m) => m.teamUid);
+  }
+
+  async permissionsFor(subject: Subject): Promise<readonly Permission[]> {
+    if (subject.kind !== 'user') return [];
+    const out: Permission[] = [];
+    for (const m of await this.membershipsOf(subject.orgId, subject.uid)) {
+      for (const action of teamActions(m.permission)) out.push({ action, scope: teamScope(m.teamId) });
+    }
+    return out;
+  }
+}
+
+const UID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** 14 random letters and digits, as the anchor's generated uids, starting with a letter so it never reads as an id. */
+function randomUid(): string {
+  let s = UID_ALPHABET[randomInt(26)];
+  for (let i = 1; i < 14; i++) s += UID_ALPHABET[randomInt(UID_ALPHABET.length)];
+  return s;
+}
+
+function ignoreNotFound(err: unknown): void {
+  if (!(err instanceof StatusError && err.code === 404)) throw err;
+}
