@@ -123,7 +123,36 @@ const ROWS: Row[] = [
   { route: 'POST /api/org/users', call: async ({ n }) => (await userId(n), { path: '/api/org/users', body: { loginOrEmail: n, role: 'Viewer' } }), expect: orgAdmin() },
   { route: 'PATCH /api/org/users/:userId', call: async ({ n }) => ({ path: `/api/org/users/${await member(n)}`, body: { role: 'Editor' } }), expect: orgAdmin() },
   { route: 'DELETE /api/org/users/:userId', call: async ({ n }) => ({ path: `/api/org/users/${await member(n)}` }), expect: orgAdmin() },
+  // Teams: org Admins manage them; a team's own members may read it (test/identity/teams.test.ts), these callers are none.
+  { route: 'POST /api/teams', call: ({ n }) => ({ path: '/api/teams', body: { name: n } }), expect: orgAdmin() },
+  { route: 'GET /api/teams/search', call: () => ({ path: '/api/teams/search' }), expect: orgAdmin() },
+  { route: 'GET /api/teams/:teamId', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}` }), expect: orgAdmin() },
+  { route: 'PUT /api/teams/:teamId', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}`, body: { name: `${n}-renamed` } }), expect: orgAdmin() },
+  { route: 'DELETE /api/teams/:teamId', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}` }), expect: orgAdmin() },
+  { route: 'GET /api/teams/:teamId/members', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/members` }), expect: orgAdmin() },
+  { route: 'POST /api/teams/:teamId/members', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/members`, body: { userId: await member(n) } }), expect: orgAdmin() },
+  {
+    route: 'PUT /api/teams/:teamId/members/:userId',
+    call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/members/${await teamMember(n)}`, body: { permission: 4 } }),
+    expect: orgAdmin(),
+  },
+  { route: 'DELETE /api/teams/:teamId/members/:userId', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/members/${await teamMember(n)}` }), expect: orgAdmin() },
 ];
+
+/** A fresh team of org 1, made by the server admin: its id. */
+async function team(name: string): Promise<number> {
+  const res = await t.as.post('/api/teams').send({ name });
+  expect(res.status).toBe(200);
+  return res.body.teamId as number;
+}
+
+/** A fresh Viewer of org 1 who is a member of the team `name` (made first with {@link team}). */
+async function teamMember(name: string): Promise<number> {
+  const id = await member(`${name}-member`);
+  const teamId = (await t.as.get(`/api/teams/search?name=${name}`)).body.teams[0].id as number;
+  expect((await t.as.post(`/api/teams/${teamId}/members`).send({ userId: id })).status).toBe(200);
+  return id;
+}
 
 /** A fresh user that belongs to no org but its own (for admin endpoints to act on). */
 async function userId(login: string): Promise<number> {
