@@ -1,6 +1,6 @@
 import { type Request, Router } from 'express';
 import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
-import { permissionDeniedError } from '../../pkg/auth/org-access';
+import { isServiceAccount, permissionDeniedError } from '../../pkg/auth/org-access';
 import { StatusError } from '../../pkg/errors';
 import { type AdminCreateUserForm, fromAdminCreateUserForm, toUserOrgDTO, toUserProfileDTO } from './users-conversions';
 
@@ -17,8 +17,17 @@ export function idParam(req: Request, name: string): number {
   return Number(v);
 }
 
+/** Spec §5.3: only a user can be a server admin; a service account is refused whatever its org role. */
 function requireServerAdmin(req: Request): void {
-  if (!req.user?.isServerAdmin) throw permissionDeniedError();
+  if (!req.user?.isServerAdmin || isServiceAccount(req.user)) throw permissionDeniedError();
+}
+
+/**
+ * The signed-in *user's* endpoints: a service account is no user (its numeric id is not a user's), so these answer
+ * it 403 rather than reading or changing the user that happens to have the same number.
+ */
+function requireUser(req: Request): void {
+  if (isServiceAccount(req.user!)) throw permissionDeniedError();
 }
 
 export function object(body: unknown): Record<string, unknown> {
@@ -34,17 +43,20 @@ export function legacyUsersRouter(users: IdentityDirectory): Router {
   const router = Router();
 
   router.get('/api/user', async (req, res) => {
+    requireUser(req);
     const user = await users.userById(req.user!.userId);
     if (!user) throw userNotFound();
     res.json(toUserProfileDTO(user, req.user!.orgId));
   });
 
   router.get('/api/user/orgs', async (req, res) => {
+    requireUser(req);
     res.json((await users.orgsOf(req.user!.userId)).map(toUserOrgDTO));
   });
 
   /** Switches the user's current organization (the one used when a request names none). */
   router.post('/api/user/using/:orgId', async (req, res) => {
+    requireUser(req);
     const orgId = idParam(req, 'orgId');
     if (!(await users.roleOf(orgId, req.user!.userId))) throw new StatusError(401, 'Unauthorized', 'Not a valid organization');
     await users.updateUser({ identity: req.user!.identity }, req.user!.userId, (spec) => ({ ...spec, orgId }));

@@ -22,7 +22,8 @@ export const SYSTEM: Requester = { identity: 'service:identity' };
 /** Labels that find a user by login or email without listing them all: a digest, as label values are restricted. */
 const LOGIN_KEY = 'svc.app/login-key';
 const EMAIL_KEY = 'svc.app/email-key';
-const keyOf = (s: string) => createHash('sha256').update(s.trim().toLowerCase()).digest('hex').slice(0, 40);
+/** A label-safe digest of a login, email or name, compared case-insensitively. @example keyOf('Ana') === keyOf(' ana') */
+export const keyOf = (s: string) => createHash('sha256').update(s.trim().toLowerCase()).digest('hex').slice(0, 40);
 
 /** How often an id is retried when another writer took it first. */
 const ID_ATTEMPTS = 10;
@@ -306,12 +307,14 @@ export class IdentityDirectory {
 
 const UID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-function randomUid(): string {
+/** 14 random lower-case letters and digits, as the anchor's generated uids. */
+export function randomUid(): string {
   let s = '';
   for (let i = 0; i < 14; i++) s += UID_ALPHABET[randomInt(UID_ALPHABET.length)];
   return s;
 }
 
-function ignoreNotFound(err: unknown): void {
+/** For `.catch()`: a 404 is what the caller wanted anyway; anything else is rethrown. */
+export function ignoreNotFound(err: unknown): void {
   if (!(err instanceof StatusError && err.code === 404)) throw err;
 }

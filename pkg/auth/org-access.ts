@@ -1,28 +1,40 @@
 import type { RequestHandler } from 'express';
 import { StatusError } from '../errors';
 import { orgIdOf, resolveNamespace, storedOrgs } from '../server/namespaces';
+import { subjectKindOf } from './access-control';
 import { permissionDenied } from './authorizer';
+import type { Identity } from './basic-auth';
 import type { IdentityDirectory } from './identity-directory';
 import { type OrgRole, roleIncludes } from './permissions';
 
 /** The anchor's answer when the caller lacks the org role an endpoint needs: `{message: "Permission denied"}`. */
 export const permissionDeniedError = () => new StatusError(403, 'Forbidden', permissionDenied().message);
 
+/** Whether the caller is a service account: it acts in its one org with its own role, never a user membership's. */
+export const isServiceAccount = (user: Identity) => subjectKindOf(user.identity) === 'service-account';
+
+/** A positive org id from `X-Svc-Org-Id`, or undefined when the header is absent or blank; NaN when malformed. */
+function headerOrgId(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
+  return /^[1-9][0-9]{0,9}$/.test(header.trim()) ? Number(header.trim()) : NaN;
+}
+
 /**
  * Legacy API (`/api`): the organization a request acts in. `X-Svc-Org-Id` selects one the caller must be a member
  * of (else 403 "Permission denied"); without it, the user's current org, or, when the user was removed from that
  * one, the first org it still belongs to. Server admins are not members of every org (as in the anchor); the
- * admin endpoints do not depend on the org.
+ * admin endpoints do not depend on the org. A service account has its one org and role from authentication; the
+ * header may only name that org.
  */
 export function selectLegacyOrg(users: IdentityDirectory): RequestHandler {
   return async (req, _res, next) => {
     const user = req.user!;
-    const header = req.get('x-svc-org-id');
-    if (header !== undefined && header.trim() !== '') {
-      const orgId = /^[1-9][0-9]{0,9}$/.test(header.trim()) ? Number(header.trim()) : undefined;
-      const role = orgId === undefined ? undefined : await users.roleOf(orgId, user.userId);
-      if (orgId === undefined || !role) return next(permissionDeniedError());
-      user.orgId = orgId;
+    const wanted = headerOrgId(req.get('x-svc-org-id'));
+    if (isServiceAccount(user)) return next(wanted === undefined || wanted === user.orgId ? undefined : permissionDeniedError());
+    if (wanted !== undefined) {
+      const role = Number.isNaN(wanted) ? undefined : await users.roleOf(wanted, user.userId);
+      if (!role) return next(permissionDeniedError());
+      user.orgId = wanted;
       user.orgRole = role;
       return next();
     }
@@ -39,13 +51,20 @@ export function selectLegacyOrg(users: IdentityDirectory): RequestHandler {
   };
 }
 
+/** The caller's role in an org: a user's membership, a service account's own role in its own org only. */
+async function roleIn(users: IdentityDirectory, user: Identity, orgId: number): Promise<OrgRole | undefined> {
+  if (isServiceAccount(user)) return orgId === user.orgId ? user.orgRole : undefined;
+  return users.roleOf(orgId, user.userId);
+}
+
 const READ_VERBS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * The one coarse authorization of `/apis` for now, by org role: Viewer may get, list and watch; Editor and Admin
  * may also write; None and non-members nothing (403 Forbidden Status). A namespace of no organization is 404
  * `namespaces "org-7" not found`, as before. Server admins need a membership like anyone (the anchor's rule).
- * Per-folder and per-dashboard permissions, and filtering lists by them, come later.
+ * Per-folder and per-dashboard permissions, and filtering lists by them, come later. A service account reaches only
+ * the namespace of its own org.
  */
 export function apisOrgAccess(users: IdentityDirectory): RequestHandler {
   const orgs = storedOrgs(users);
@@ -56,7 +75,7 @@ export function apisOrgAccess(users: IdentityDirectory): RequestHandler {
     if (orgIdOf(namespace) === undefined) return next(); // the router answers its own 404
     const orgId = await resolveNamespace(namespace, orgs);
     const user = req.user!;
-    const role: OrgRole | undefined = await users.roleOf(orgId, user.userId);
+    const role = await roleIn(users, user, orgId);
     const gr = { group, resource: resource || 'namespaces' };
     if (!role || role === 'None') {
       return next(StatusError.forbidden(gr, name, `user is not a member of organization ${orgId}`, user.login));

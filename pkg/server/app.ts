@@ -2,13 +2,16 @@ import express, { type Express } from 'express';
 import type { Config } from '../config';
 import { authenticate } from '../auth/authenticate';
 import { basicStrategy } from '../auth/basic-auth';
+import { bearerStrategy } from '../auth/bearer-auth';
 import { bootstrapIdentity } from '../auth/identity-bootstrap';
 import { IdentityDirectory } from '../auth/identity-directory';
 import { TeamDirectory } from '../auth/team-directory';
 import { AccessControl, attachAccess } from '../auth/access-control';
 import { apisOrgAccess, selectLegacyOrg } from '../auth/org-access';
+import { ServiceAccounts } from '../auth/service-accounts';
 import { legacyOrgsRouter } from '../../legacy-adapters/orgs/orgs-routes';
 import { legacyTeamsRouter } from '../../legacy-adapters/teams/teams-routes';
+import { legacyServiceAccountsRouter } from '../../legacy-adapters/serviceaccounts/serviceaccounts-routes';
 import { legacyUsersRouter } from '../../legacy-adapters/users/users-routes';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
@@ -64,7 +67,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(legacyOpenApiRouter({ version: deps.build.version }));
   // Authenticate before reading bodies: a stranger's 10 MiB upload is refused unread.
   // Strategies are tried in order; the first that recognises the caller wins.
-  app.use(['/apis', '/api', '/openapi'], authenticate({ basic: basicStrategy({ users, ready: identityReady }) }));
+  const accounts = new ServiceAccounts(users.registry, deps.storage);
+  app.use(['/apis', '/api', '/openapi'], authenticate({ bearer: bearerStrategy({ accounts, ready: identityReady }), basic: basicStrategy({ users, ready: identityReady }) }));
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users));
   const access = new AccessControl({ registry: deps.registry, teams, sources: [teams] });
@@ -87,6 +91,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(legacyUsersRouter(users));
   app.use(legacyOrgsRouter(users));
   app.use(legacyTeamsRouter(users, teams));
+  app.use(legacyServiceAccountsRouter(accounts));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });

@@ -1,0 +1,24 @@
+import type { KindRegistration } from '../../../../pkg/meta';
+import { type ServiceAccountSpec, serviceAccountSpecSchema } from './serviceaccount-schema';
+
+export type { ServiceAccountSpec } from './serviceaccount-schema';
+
+/**
+ * ServiceAccount, `iam.svc.app/v0alpha1`, in its organization's namespace. The object name is the service
+ * account's uid (its identity is `service-account:<uid>`); the legacy numeric id is the registry's
+ * `svc.app/deprecatedInternalID`.
+ */
+export const serviceAccountKind = {
+  group: 'iam.svc.app',
+  version: 'v0alpha1',
+  kind: 'ServiceAccount',
+  plural: 'serviceaccounts',
+  singular: 'serviceaccount',
+  specSchema: serviceAccountSpecSchema,
+  deleteResponse: 'status',
+  internalIds: true,
+  printerColumns: [
+    { name: 'Title', type: 'string', jsonPath: '.spec.title' },
+    { name: 'Role', type: 'string', jsonPath: '.spec.role' },
+  ],
+} satisfies KindRegistration<ServiceAccountSpec>;

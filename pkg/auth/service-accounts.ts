@@ -1,0 +1,274 @@
+import { createHash } from 'node:crypto';
+import { serviceAccountKind, serviceAccountTokenKind } from '../../apis';
+import { slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
+import type { ServiceAccountSpec } from '../../apis/iam.svc.app/v0alpha1/serviceaccount';
+import type { ServiceAccountTokenSpec } from '../../apis/iam.svc.app/v0alpha1/serviceaccounttoken';
+import type { Storage } from '../../storage';
+import { StatusError } from '../errors';
+import { Annotations, Labels, type Resource } from '../meta';
+import type { Registry, Requester, RequestContext } from '../registry';
+import { namespaceOf } from '../server/namespaces';
+import type { Identity } from './basic-auth';
+import { IDENTITY_NAMESPACE, ignoreNotFound, keyOf, randomUid, SYSTEM } from './identity-directory';
+import type { OrgRole } from './permissions';
+import { generateServiceAccountToken, parseServiceAccountToken } from './tokens';
+
+/** Finds a service account by login without listing them all. */
+const LOGIN_KEY = 'svc.app/login-key';
+/** A token's service account (its uid) and organization, and its name: the token lists and the name check. */
+const SERVICE_ACCOUNT = 'svc.app/service-account';
+const ORG_ID = 'svc.app/org-id';
+const TOKEN_NAME_KEY = 'svc.app/token-name-key';
+
+/** How stale `lastUsedAt` may get before a request writes it again: one write per token per minute at most. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface StoredServiceAccount {
+  /** The legacy numeric id. */
+  id: number;
+  uid: string;
+  orgId: number;
+  name: string;
+  login: string;
+  role: OrgRole;
+  isDisabled: boolean;
+  created: string;
+  updated: string;
+}
+
+export interface StoredToken {
+  id: number;
+  name: string;
+  serviceAccountUid: string;
+  created: string;
+  /** RFC 3339, or null: never expires. */
+  expires: string | null;
+  lastUsedAt: string | null;
+}
+
+export interface ServiceAccountChange {
+  name?: string;
+  role?: OrgRole;
+  isDisabled?: boolean;
+}
+
+export const serviceAccountNotFound = () => new StatusError(404, 'NotFound', 'service account not found');
+export const tokenNotFound = () => new StatusError(404, 'NotFound', 'service account token not found');
+const alreadyExists = () => new StatusError(400, 'BadRequest', 'service account already exists');
+const duplicateToken = () => new StatusError(400, 'BadRequest', 'service account token with given name already exists in the organization');
+
+/**
+ * The anchor's login of a service account: `sa-<orgId>-<slug of its name>` (a name with no letter or digit gets a
+ * digest instead of an empty slug).
+ *
+ * @example serviceAccountLogin(1, 'CI Bot') // 'sa-1-ci-bot'
+ */
+export function serviceAccountLogin(orgId: number, name: string): string {
+  const slug = slugify(name) || createHash('sha1').update(name).digest('hex').slice(0, 8);
+  return `sa-${orgId}-${slug}`;
+}
+
+const internalId = (obj: Resource) => Number(obj.metadata.labels?.[Labels.deprecatedInternalID]);
+const byInternalId = (id: number) => `${Labels.deprecatedInternalID}=${id}`;
+
+function toServiceAccount(obj: Resource<ServiceAccountSpec>, orgId: number): StoredServiceAccount {
+  const s = obj.spec;
+  return {
+    id: internalId(obj),
+    uid: obj.metadata.name,
+    orgId,
+    name: s.title,
+    login: s.login,
+    role: s.role,
+    isDisabled: s.isDisabled,
+    created: obj.metadata.creationTimestamp!,
+    updated: obj.metadata.annotations?.[Annotations.updatedTimestamp] ?? obj.metadata.creationTimestamp!,
+  };
+}
+
+function toToken(obj: Resource<ServiceAccountTokenSpec>): StoredToken {
+  const s = obj.spec;
+  return { id: internalId(obj), name: s.title, serviceAccountUid: s.serviceAccountUid, created: obj.metadata.creationTimestamp!, expires: s.expires, lastUsedAt: s.lastUsedAt };
+}
+
+/** Whether a token's expiry has passed. @example hasExpired({ expires: null }) // false */
+export function hasExpired(token: Pick<StoredToken, 'expires'>, now = Date.now()): boolean {
+  return token.expires !== null && Date.parse(token.expires) <= now;
+}
+
+/**
+ * Service accounts (one org, one role, never a server admin) and their tokens, stored as identity kinds through
+ * the identity registry with the caller's identity. A token's key is returned once, by {@link addToken}; only its
+ * SHA-256 is stored, as the token object's name (first 40 hex digits) and in its spec, so {@link authenticate}
+ * finds a presented key with one read.
+ *
+ * @example
+ *   const accounts = new ServiceAccounts(users.registry, storage);
+ *   const sa = await accounts.create(by, 1, { name: 'CI', role: 'Editor' });
+ *   const { key } = await accounts.addToken(by, sa, { name: 'deploy' });
+ *   await accounts.authenticate(key); // { identity: `service-account:${sa.uid}`, orgId: 1, orgRole: 'Editor', … }
+ */
+export class ServiceAccounts {
+  constructor(
+    private readonly registry: Registry,
+    private readonly storage: Storage,
+  ) {}
+
+  private ctx(by: Requester, namespace: string): RequestContext {
+    return { requester: by, namespace, fieldManager: 'svc-identity' };
+  }
+
+  // Service accounts
+
+  async byId(orgId: number, id: number): Promise<StoredServiceAccount | undefined> {
+    if (!Number.isSafeInteger(id) || id < 1) return undefined;
+    const list = await this.registry.list(this.ctx(SYSTEM, namespaceOf(orgId)), serviceAccountKind, { labelSelector: byInternalId(id), limit: 1 });
+    const obj = list.items[0] as Resource<ServiceAccountSpec> | undefined;
+    return obj && toServiceAccount(obj, orgId);
+  }
+
+  async byUid(orgId: number, uid: string): Promise<StoredServiceAccount | undefined> {
+    try {
+      return toServiceAccount((await this.registry.get(this.ctx(SYSTEM, namespaceOf(orgId)), serviceAccountKind, uid)) as Resource<ServiceAccountSpec>, orgId);
+    } catch (err) {
+      ignoreNotFound(err);
+      return undefined;
+    }
+  }
+
+  /** The org's service accounts, by name. */
+  async list(orgId: number): Promise<StoredServiceAccount[]> {
+    const list = await this.registry.list(this.ctx(SYSTEM, namespaceOf(orgId)), serviceAccountKind, {});
+    return list.items.map((o) => toServiceAccount(o as Resource<ServiceAccountSpec>, orgId)).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  }
+
+  /** Whether a service account of the org other than `uid` has `login`. */
+  private async loginTaken(orgId: number, login: string, uid?: string): Promise<boolean> {
+    const list = await this.registry.list(this.ctx(SYSTEM, namespaceOf(orgId)), serviceAccountKind, { labelSelector: `${LOGIN_KEY}=${keyOf(login)}` });
+    return list.items.some((o) => o.metadata.name !== uid);
+  }
+
+  /**
+   * Creates a service account (400 "service account already exists" when its login is taken in the org). As for
+   * users, a create that finds another holder of its login once stored withdraws, so concurrent creates of one
+   * name leave at most one.
+   */
+  async create(by: Requester, orgId: number, sa: { name: string; role?: OrgRole; isDisabled?: boolean }): Promise<StoredServiceAccount> {
+    const login = serviceAccountLogin(orgId, sa.name);
+    if (await this.loginTaken(orgId, login)) throw alreadyExists();
+    const spec: ServiceAccountSpec = { title: sa.name, login, role: sa.role ?? 'Viewer', isDisabled: sa.isDisabled ?? false };
+    const ctx = this.ctx(by, namespaceOf(orgId));
+    const obj = await this.registry.create(ctx, serviceAccountKind, { metadata: { name: randomUid(), labels: { [LOGIN_KEY]: keyOf(login) } }, spec });
+    if (await this.loginTaken(orgId, login, obj.metadata.name)) {
+      await this.registry.delete(ctx, serviceAccountKind, obj.metadata.name).catch(ignoreNotFound);
+      throw alreadyExists();
+    }
+    return toServiceAccount(obj as Resource<ServiceAccountSpec>, orgId);
+  }
+
+  /** Renames (a new login), changes the role or disables; 404 "service account not found" when it is not there. */
+  async update(by: Requester, sa: StoredServiceAccount, change: ServiceAccountChange): Promise<StoredServiceAccount> {
+    const login = change.name === undefined ? sa.login : serviceAccountLogin(sa.orgId, change.name);
+    if (login !== sa.login && (await this.loginTaken(sa.orgId, login, sa.uid))) throw alreadyExists();
+    const obj = await this.registry.patch(this.ctx(by, namespaceOf(sa.orgId)), serviceAccountKind, sa.uid, (current) => {
+      const spec = current.spec as unknown as ServiceAccountSpec;
+      const next: ServiceAccountSpec = { ...spec, title: change.name ?? spec.title, login, role: change.role ?? spec.role, isDisabled: change.isDisabled ?? spec.isDisabled };
+      return { ...current, metadata: { ...current.metadata, labels: { ...current.metadata.labels, [LOGIN_KEY]: keyOf(login) } }, spec: next };
+    });
+    return toServiceAccount(obj as Resource<ServiceAccountSpec>, sa.orgId);
+  }
+
+  /** Deletes the service account, then its tokens (which stop working with it at once: see authenticate). */
+  async delete(by: Requester, sa: StoredServiceAccount): Promise<void> {
+    await this.registry.delete(this.ctx(by, namespaceOf(sa.orgId)), serviceAccountKind, sa.uid);
+    const tokens = await this.registry.list(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, { labelSelector: `${SERVICE_ACCOUNT}=${sa.uid}` });
+    for (const t of tokens.items) await this.registry.delete(this.ctx(by, IDENTITY_NAMESPACE), serviceAccountTokenKind, t.metadata.name).catch(ignoreNotFound);
+  }
+
+  // Tokens
+
+  /** The tokens of the org's service accounts, or of one of them; by id. */
+  async tokens(orgId: number, serviceAccountUid?: string): Promise<StoredToken[]> {
+    const labelSelector = serviceAccountUid ? `${SERVICE_ACCOUNT}=${serviceAccountUid},${ORG_ID}=${orgId}` : `${ORG_ID}=${orgId}`;
+    const list = await this.registry.list(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, { labelSelector });
+    return list.items.map((o) => toToken(o as Resource<ServiceAccountTokenSpec>)).sort((a, b) => a.id - b.id);
+  }
+
+  private async tokenNameTaken(orgId: number, name: string, except?: string): Promise<boolean> {
+    const list = await this.registry.list(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, { labelSelector: `${ORG_ID}=${orgId},${TOKEN_NAME_KEY}=${keyOf(name)}` });
+    return list.items.some((o) => o.metadata.name !== except);
+  }
+
+  /**
+   * Makes a token: its key (returned here, and never again) and a stored record of the key's digest. Names are
+   * unique in the org (400 otherwise, the anchor's answer); `secondsToLive` > 0 sets an expiry.
+   */
+  async addToken(by: Requester, sa: StoredServiceAccount, t: { name: string; secondsToLive?: number }): Promise<{ token: StoredToken; key: string }> {
+    if (await this.tokenNameTaken(sa.orgId, t.name)) throw duplicateToken();
+    const { key, hashedKey } = generateServiceAccountToken();
+    const expires = t.secondsToLive ? new Date(Date.now() + t.secondsToLive * 1000).toISOString() : null;
+    const spec: ServiceAccountTokenSpec = { title: t.name, orgId: sa.orgId, serviceAccountUid: sa.uid, hashedKey, expires, lastUsedAt: null };
+    const labels = { [SERVICE_ACCOUNT]: sa.uid, [ORG_ID]: String(sa.orgId), [TOKEN_NAME_KEY]: keyOf(t.name) };
+    const ctx = this.ctx(by, IDENTITY_NAMESPACE);
+    const obj = await this.registry.create(ctx, serviceAccountTokenKind, { metadata: { name: tokenObjectName(hashedKey), labels }, spec });
+    if (await this.tokenNameTaken(sa.orgId, t.name, obj.metadata.name)) {
+      await this.registry.delete(ctx, serviceAccountTokenKind, obj.metadata.name).catch(ignoreNotFound);
+      throw duplicateToken();
+    }
+    return { token: toToken(obj as Resource<ServiceAccountTokenSpec>), key };
+  }
+
+  /** Revokes a token of the service account: 404 "service account token not found" for any other id. */
+  async deleteToken(by: Requester, sa: StoredServiceAccount, tokenId: number): Promise<void> {
+    const list = await this.registry.list(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, {
+      labelSelector: `${byInternalId(tokenId)},${SERVICE_ACCOUNT}=${sa.uid},${ORG_ID}=${sa.orgId}`,
+      limit: 1,
+    });
+    const obj = list.items[0];
+    if (!obj) throw tokenNotFound();
+    await this.registry.delete(this.ctx(by, IDENTITY_NAMESPACE), serviceAccountTokenKind, obj.metadata.name);
+  }
+
+  // Authentication
+
+  /**
+   * The identity a presented key authenticates, or undefined: a malformed key or a bad checksum costs no read; a
+   * revoked (deleted) or expired token, or a deleted or disabled service account, is refused on the very next
+   * request, as nothing is cached. Records `lastUsedAt` at most once a minute.
+   */
+  async authenticate(key: string): Promise<Identity | undefined> {
+    const parsed = parseServiceAccountToken(key);
+    if (!parsed.valid) return undefined;
+    const stored = await this.storage.get({ group: serviceAccountTokenKind.group, resource: serviceAccountTokenKind.plural, namespace: IDENTITY_NAMESPACE, name: tokenObjectName(parsed.hashedKey) });
+    const token = stored?.value as unknown as Resource<ServiceAccountTokenSpec> | undefined;
+    if (!token || token.spec.hashedKey !== parsed.hashedKey || hasExpired(token.spec)) return undefined;
+    const sa = await this.byUid(token.spec.orgId, token.spec.serviceAccountUid);
+    if (!sa || sa.isDisabled) return undefined;
+    await this.touch(token);
+    return serviceAccountIdentity(sa);
+  }
+
+  private async touch(token: Resource<ServiceAccountTokenSpec>): Promise<void> {
+    const last = token.spec.lastUsedAt === null ? 0 : Date.parse(token.spec.lastUsedAt);
+    if (Date.now() - last < LAST_USED_RESOLUTION_MS) return;
+    const lastUsedAt = new Date().toISOString();
+    // A token revoked meanwhile is not brought back: the patch of a missing object is a 404, ignored.
+    await this.registry
+      .patch(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, token.metadata.name, (current) => ({ ...current, spec: { ...current.spec, lastUsedAt } }))
+      .catch(ignoreNotFound);
+  }
+}
+
+/** The token object's name: the first 40 hex digits of the key's SHA-256 (the longest name the registry takes). */
+function tokenObjectName(hashedKey: string): string {
+  return hashedKey.slice(0, 40);
+}
+
+/**
+ * The caller a service account is: `service-account:<uid>`, in its one org with its role, never a server admin.
+ *
+ * @example serviceAccountIdentity(sa).identity // 'service-account:k3j9…'
+ */
+export function serviceAccountIdentity(sa: StoredServiceAccount): Identity {
+  return { identity: `service-account:${sa.uid}`, login: sa.login, userId: sa.id, orgId: sa.orgId, orgRole: sa.role, isServerAdmin: false };
+}
