@@ -137,7 +137,32 @@ const ROWS: Row[] = [
     expect: orgAdmin(),
   },
   { route: 'DELETE /api/teams/:teamId/members/:userId', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/members/${await teamMember(n)}` }), expect: orgAdmin() },
+  // Service accounts: org Admins hold serviceaccounts:* (test/identity/service-accounts.test.ts).
+  { route: 'POST /api/serviceaccounts', call: ({ n }) => ({ path: '/api/serviceaccounts', body: { name: n } }), expect: orgAdmin(201) },
+  { route: 'GET /api/serviceaccounts/search', call: () => ({ path: '/api/serviceaccounts/search' }), expect: orgAdmin() },
+  { route: 'GET /api/serviceaccounts/:id', call: async ({ n }) => ({ path: `/api/serviceaccounts/${await serviceAccount(n)}` }), expect: orgAdmin() },
+  { route: 'PATCH /api/serviceaccounts/:id', call: async ({ n }) => ({ path: `/api/serviceaccounts/${await serviceAccount(n)}`, body: { role: 'Editor' } }), expect: orgAdmin() },
+  { route: 'DELETE /api/serviceaccounts/:id', call: async ({ n }) => ({ path: `/api/serviceaccounts/${await serviceAccount(n)}` }), expect: orgAdmin() },
+  { route: 'GET /api/serviceaccounts/:id/tokens', call: async ({ n }) => ({ path: `/api/serviceaccounts/${await serviceAccount(n)}/tokens` }), expect: orgAdmin() },
+  { route: 'POST /api/serviceaccounts/:id/tokens', call: async ({ n }) => ({ path: `/api/serviceaccounts/${await serviceAccount(n)}/tokens`, body: { name: n } }), expect: orgAdmin() },
+  {
+    route: 'DELETE /api/serviceaccounts/:id/tokens/:tokenId',
+    call: async ({ n }) => {
+      const id = await serviceAccount(n);
+      const token = await t.as.post(`/api/serviceaccounts/${id}/tokens`).send({ name: n });
+      expect(token.status).toBe(200);
+      return { path: `/api/serviceaccounts/${id}/tokens/${token.body.id}` };
+    },
+    expect: orgAdmin(),
+  },
 ];
+
+/** A fresh service account of org 1, made by the server admin: its id. */
+async function serviceAccount(name: string): Promise<number> {
+  const res = await t.as.post('/api/serviceaccounts').send({ name });
+  expect(res.status).toBe(201);
+  return res.body.id as number;
+}
 
 /** A fresh team of org 1, made by the server admin: its id. */
 async function team(name: string): Promise<number> {
