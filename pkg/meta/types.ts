@@ -59,6 +59,8 @@ export const Annotations = {
   updatedTimestamp: 'svc.app/updatedTimestamp',
   folder: 'svc.app/folder',
   message: 'svc.app/message',
+  /** On a version made by restoring an older one: that version (the legacy history's `restoredFrom`). */
+  restoredFrom: 'svc.app/restoredFrom',
 } as const;
 
 export const Labels = {

@@ -6,6 +6,7 @@ import { applyConfiguration, syncLastApplied } from './apply';
 import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from './apply-config';
 import { decodeContinue, encodeContinue } from './continue-token';
 import type { DeleteOptions, ListOptions, RequestContext, WriteOptions } from './context';
+import { type HistoryOptions, type HistoryPage, historyPage, historyVersion, type ObjectVersion } from './history';
 import { checkFolder, deleteFolderContents, deleteTouches, type FolderRules, folderOf, typeOf } from './folder-tree';
 import { managedFieldsFromRequest, updateManagedFields } from './managed-fields';
 import { generateName, generateNameProblem, nameProblem } from './names';
@@ -93,6 +94,26 @@ export class Registry {
       },
       items,
     };
+  }
+
+  /**
+   * The versions of an object (its generations), newest first, paged with the registry's continue tokens. Who may
+   * read the object may read its history. Kinds with `keepsHistory` keep every version; others only what compaction
+   * has not yet dropped.
+   *
+   * @example
+   *   const page = await registry.history(ctx, dashboardKind, 'abc', { limit: 10 });
+   *   page.items[0].object.spec; // the newest version; page.continue resumes with older ones
+   */
+  async history(ctx: RequestContext, kind: KindRegistration, name: string, opts: HistoryOptions = {}): Promise<HistoryPage> {
+    const current = await this.get(ctx, kind, name);
+    return this.call(kind, name, () => historyPage(this.storage, this.key(ctx, kind, name), current, opts, (row) => this.present(kind, row)));
+  }
+
+  /** One version (generation) of an object, or undefined when it has none such; access as {@link history}. */
+  async historyVersion(ctx: RequestContext, kind: KindRegistration, name: string, generation: number): Promise<ObjectVersion | undefined> {
+    const current = await this.get(ctx, kind, name);
+    return this.call(kind, name, () => historyVersion(this.storage, this.key(ctx, kind, name), current, generation, (row) => this.present(kind, row)));
   }
 
   async create(ctx: RequestContext, kind: KindRegistration, body: unknown, opts: WriteOptions = {}): Promise<Resource> {

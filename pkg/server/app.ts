@@ -9,6 +9,7 @@ import { TeamDirectory } from '../auth/team-directory';
 import { AccessControl, attachAccess } from '../auth/access-control';
 import { apisOrgAccess, selectLegacyOrg } from '../auth/org-access';
 import { ServiceAccounts } from '../auth/service-accounts';
+import { legacyDashboardsRouter } from '../../legacy-adapters/dashboards/dashboards-routes';
 import { legacyOrgsRouter } from '../../legacy-adapters/orgs/orgs-routes';
 import { legacyTeamsRouter } from '../../legacy-adapters/teams/teams-routes';
 import { legacyServiceAccountsRouter } from '../../legacy-adapters/serviceaccounts/serviceaccounts-routes';
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(legacyOrgsRouter(users));
   app.use(legacyTeamsRouter(users, teams));
   app.use(legacyServiceAccountsRouter(accounts));
+  app.use(legacyDashboardsRouter({ registry: deps.registry, users, minRefreshInterval: deps.config.dashboards.min_refresh_interval }));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });

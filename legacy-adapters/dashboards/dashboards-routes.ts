@@ -1,0 +1,152 @@
+import { type Request, Router } from 'express';
+import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
+import { dashboardScope } from '../../pkg/auth/permissions';
+import { StatusError } from '../../pkg/errors';
+import type { Resource } from '../../pkg/meta';
+import type { Registry, RequestContext } from '../../pkg/registry';
+import { requestContext } from '../../pkg/server/request-context';
+import {
+  badRequestData,
+  type DashboardRights,
+  type FolderInfo,
+  folderUidOf,
+  GENERAL_FOLDER,
+  legacyIdOf,
+  parseSaveCommand,
+  restoreMessage,
+  toDashboardFullWithMeta,
+  toDeleteResponse,
+  toPostDashboardResponse,
+  toSaveCommand,
+  toTagCloud,
+  toVersionMeta,
+} from './dashboards-conversions';
+import { versionNotFound } from './dashboards-errors';
+import { dashboardKind, folderKind, legacy, saveDashboard } from './dashboards-save';
+import { homeDashboard } from './home-dashboard';
+
+export interface LegacyDashboardsDeps {
+  registry: Registry;
+  users: IdentityDirectory;
+  /** `dashboards.min_refresh_interval`. */
+  minRefreshInterval: string;
+}
+
+/** Spec §8: the versions listing returns at most this many, also when `limit` is missing or invalid. */
+const DEFAULT_VERSIONS_LIMIT = 1000;
+/** Lists read through the registry in pages of this many. */
+const PAGE = 500;
+
+/** A positive integer of the query or URL, or undefined. */
+function positiveInt(v: unknown): number | undefined {
+  const n = typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : typeof v === 'number' ? v : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/** Stored identities (`user:<uid>`) as the logins the anchor shows; anyone else is "Anonymous", as there. */
+async function loginsOf(users: IdentityDirectory): Promise<(identity: string) => string> {
+  const logins = new Map((await users.listUsers()).map((u) => [`user:${u.uid}`, u.login]));
+  return (identity) => (identity === '' ? '' : logins.get(identity) ?? 'Anonymous');
+}
+
+/** What the caller may do with dashboard `uid`, as the access checks answer. */
+async function rightsOf(req: Request, uid: string): Promise<DashboardRights> {
+  const can = (action: string) => req.access?.can(action, dashboardScope(uid)) ?? Promise.resolve(false);
+  const [canSave, canAdmin, canDelete] = await Promise.all([can('dashboards:write'), can('dashboards.permissions:write'), can('dashboards:delete')]);
+  return { canSave, canEdit: canSave, canAdmin, canDelete, canStar: !req.user!.identity.startsWith('anonymous:') };
+}
+
+/** The folder `meta` names; one the caller may not read is shown by its uid alone. */
+async function folderInfo(registry: Registry, ctx: RequestContext, uid: string): Promise<FolderInfo> {
+  if (!uid) return GENERAL_FOLDER;
+  try {
+    const folder = await registry.get(ctx, folderKind, uid);
+    return { id: legacyIdOf(folder), uid, title: String(folder.spec.title ?? '') };
+  } catch (err) {
+    if (err instanceof StatusError && (err.code === 403 || err.code === 404)) return { id: 0, uid, title: '' };
+    throw err;
+  }
+}
+
+/** Every dashboard the caller may read, page by page. */
+async function allDashboards(registry: Registry, ctx: RequestContext): Promise<Resource[]> {
+  const out: Resource[] = [];
+  let next: string | undefined;
+  do {
+    const page = await registry.list(ctx, dashboardKind, { limit: PAGE, continue: next });
+    out.push(...page.items);
+    next = page.metadata.continue;
+  } while (next);
+  return out;
+}
+
+/**
+ * The legacy dashboard endpoints (spec §4.4) as clients of the Dashboard kind: each converts the legacy body, calls
+ * the registry as the caller (its rules and access checks apply as under /apis) and converts the answer back.
+ */
+export function legacyDashboardsRouter(deps: LegacyDashboardsDeps): Router {
+  const { registry, users } = deps;
+  const router = Router();
+  const get = (ctx: RequestContext, uid: string) => legacy(() => registry.get(ctx, dashboardKind, uid));
+
+  router.post('/api/dashboards/db', async (req, res) => {
+    const saved = await saveDashboard(registry, requestContext(req), parseSaveCommand(req.body), { minRefreshInterval: deps.minRefreshInterval });
+    res.json(toPostDashboardResponse(saved));
+  });
+
+  router.get('/api/dashboards/home', (req, res) => {
+    res.json(homeDashboard({ canEdit: req.user!.orgRole === 'Editor' || req.user!.orgRole === 'Admin' }));
+  });
+
+  router.get('/api/dashboards/tags', async (req, res) => {
+    res.json(toTagCloud(await allDashboards(registry, requestContext(req))));
+  });
+
+  router.get('/api/dashboards/uid/:uid', async (req, res) => {
+    const ctx = requestContext(req);
+    const dashboard = await get(ctx, req.params.uid);
+    const [folder, rights, nameOf] = await Promise.all([folderInfo(registry, ctx, folderUidOf(dashboard)), rightsOf(req, dashboard.metadata.name), loginsOf(users)]);
+    res.json(toDashboardFullWithMeta(dashboard, { folder, rights, isStarred: false, nameOf }));
+  });
+
+  router.delete('/api/dashboards/uid/:uid', async (req, res) => {
+    const ctx = requestContext(req);
+    const dashboard = await get(ctx, req.params.uid);
+    await legacy(() => registry.delete(ctx, dashboardKind, dashboard.metadata.name, { preconditions: { uid: dashboard.metadata.uid } }));
+    res.json(toDeleteResponse(dashboard));
+  });
+
+  router.get('/api/dashboards/uid/:uid/versions', async (req, res) => {
+    const limit = positiveInt(req.query.limit) ?? DEFAULT_VERSIONS_LIMIT;
+    const start = positiveInt(req.query.start) ?? 0;
+    const token = typeof req.query.continueToken === 'string' && req.query.continueToken !== '' ? req.query.continueToken : undefined;
+    const page = await legacy(() => registry.history(requestContext(req), dashboardKind, req.params.uid, { limit: start + limit, continue: token }));
+    const nameOf = await loginsOf(users);
+    res.json({ continueToken: page.continue ?? '', versions: page.items.slice(start).map((v) => toVersionMeta(v.object, nameOf)) });
+  });
+
+  router.get('/api/dashboards/uid/:uid/versions/:version', async (req, res) => {
+    const ctx = requestContext(req);
+    const dashboard = await get(ctx, req.params.uid);
+    const version = positiveInt(req.params.version);
+    if (version === undefined) throw versionNotFound(0, legacyIdOf(dashboard));
+    const found = await legacy(() => registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version));
+    if (!found) throw versionNotFound(version, legacyIdOf(dashboard));
+    res.json(toVersionMeta(found.object, await loginsOf(users), true));
+  });
+
+  router.post('/api/dashboards/uid/:uid/restore', async (req, res) => {
+    const version = positiveInt((req.body as { version?: unknown } | undefined)?.version);
+    if (version === undefined) throw badRequestData();
+    const ctx = requestContext(req);
+    const dashboard = await get(ctx, req.params.uid);
+    const found = await legacy(() => registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version));
+    if (!found) throw new StatusError(404, 'NotFound', 'Dashboard version not found');
+    // A save of the old model over the current version, in the current folder (the anchor's restore).
+    const cmd = { ...toSaveCommand(found.object), id: legacyIdOf(dashboard), version: dashboard.metadata.generation, folderUid: folderUidOf(dashboard), message: restoreMessage(version) };
+    const saved = await saveDashboard(registry, ctx, cmd, { minRefreshInterval: deps.minRefreshInterval, restoredFrom: version });
+    res.json(toPostDashboardResponse(saved));
+  });
+
+  return router;
+}

@@ -1,0 +1,88 @@
+import { randomInt } from 'node:crypto';
+import { dashboardKind as typedDashboardKind, folderKind as typedFolderKind } from '../../apis';
+import { StatusError } from '../../pkg/errors';
+import { anyKind, type KindRegistration, Labels, type Resource } from '../../pkg/meta';
+import type { Registry, RequestContext } from '../../pkg/registry';
+import { type SaveAnnotations, type SaveDashboardCommand, toNewDashboard, toUpdatedDashboard, withMinRefresh } from './dashboards-conversions';
+import { dashboardNotFound, folderNotFound, nameExists, toLegacyError, versionMismatch } from './dashboards-errors';
+
+export const dashboardKind = anyKind(typedDashboardKind);
+export const folderKind = anyKind(typedFolderKind);
+
+/** The registry's calls, with their failures in the legacy API's words. */
+export async function legacy<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw toLegacyError(err);
+  }
+}
+
+/** The object of `kind` with the legacy numeric id `id`, among those the caller may read. */
+export async function findByInternalId(registry: Registry, ctx: RequestContext, kind: KindRegistration, id: number): Promise<Resource | undefined> {
+  if (!Number.isSafeInteger(id) || id < 1) return undefined;
+  const page = await registry.list(ctx, kind, { labelSelector: `${Labels.deprecatedInternalID}=${id}`, limit: 1 });
+  return page.items[0];
+}
+
+/** The folder a save puts the dashboard in: `folderUid`, else the folder numbered `folderId`, else the root (''). */
+async function folderOf(registry: Registry, ctx: RequestContext, cmd: SaveDashboardCommand): Promise<string> {
+  if (cmd.folderUid) return cmd.folderUid;
+  if (!cmd.folderId) return '';
+  const folder = await findByInternalId(registry, ctx, folderKind, cmd.folderId);
+  if (!folder) throw folderNotFound();
+  return folder.metadata.name;
+}
+
+/** The dashboard a save with an `id` updates; its `uid`, when sent too, must be that dashboard's. */
+async function targetById(registry: Registry, ctx: RequestContext, cmd: SaveDashboardCommand & { id: number }): Promise<string> {
+  const found = await findByInternalId(registry, ctx, dashboardKind, cmd.id);
+  if (!found) throw dashboardNotFound();
+  if (cmd.uid && cmd.uid !== found.metadata.name) {
+    const other = await registry.get(ctx, dashboardKind, cmd.uid).catch(() => undefined);
+    throw other ? nameExists() : dashboardNotFound();
+  }
+  return found.metadata.name;
+}
+
+/** The anchor's generated uids are 14 characters starting with a letter; the registry draws the last 5. */
+function generatePrefix(): string {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const alphabet = `${letters}0123456789`;
+  let prefix = letters[randomInt(letters.length)];
+  for (let i = 0; i < 8; i++) prefix += alphabet[randomInt(alphabet.length)];
+  return prefix;
+}
+
+export interface SaveOptions {
+  minRefreshInterval: string;
+  /** A restore: the version the saved model comes from. */
+  restoredFrom?: number;
+}
+
+/**
+ * `POST /api/dashboards/db` (spec §4.4) as registry calls: `id` names the dashboard to update, else `uid` the one
+ * to create (taken over when `overwrite`), else a new uid is generated. An update without `overwrite` must be made
+ * on the stored version: the check runs inside the registry's read-modify-write, so no write slips in between.
+ *
+ * @example await saveDashboard(registry, ctx, parseSaveCommand(req.body), { minRefreshInterval: '5s' })
+ */
+export async function saveDashboard(registry: Registry, ctx: RequestContext, cmd: SaveDashboardCommand, opts: SaveOptions): Promise<Resource> {
+  return legacy(async () => {
+    const model = withMinRefresh(cmd.dashboard, opts.minRefreshInterval);
+    const annotations: SaveAnnotations = { folderUid: await folderOf(registry, ctx, cmd), message: cmd.message, restoredFrom: opts.restoredFrom };
+    const update = (name: string, checkVersion: boolean) =>
+      registry.patch(ctx, dashboardKind, name, (current) => {
+        if (checkVersion && current.metadata.generation !== cmd.version) throw versionMismatch();
+        return toUpdatedDashboard(current, model, annotations);
+      });
+    if (cmd.id !== undefined) return update(await targetById(registry, ctx, { ...cmd, id: cmd.id }), !cmd.overwrite);
+    if (!cmd.uid) return registry.create(ctx, dashboardKind, toNewDashboard(model, { generatePrefix: generatePrefix() }, annotations));
+    try {
+      return await registry.create(ctx, dashboardKind, toNewDashboard(model, { uid: cmd.uid }, annotations));
+    } catch (err) {
+      if (!(err instanceof StatusError && err.reason === 'AlreadyExists' && cmd.overwrite)) throw err;
+    }
+    return update(cmd.uid, false);
+  });
+}

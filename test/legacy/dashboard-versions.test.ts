@@ -1,0 +1,123 @@
+/**
+ * Dashboard version history through the legacy API (spec §4.4, §2.13): the registry's history of the Dashboard
+ * kind, paged with the registry's continue tokens, one version read with its data, and restore.
+ */
+import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { startTestApp, type TestApp } from '../support/app';
+import { DASHBOARDS, RFC3339 } from '../support/paths';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const save = (body: object) => t.as.post('/api/dashboards/db').send(body);
+const versions = (uid: string, query = '') => t.as.get(`/api/dashboards/uid/${uid}/versions${query}`);
+
+/** Saves `titles` in turn as versions 1..n of `uid`, each with a message naming it. */
+async function history(uid: string, titles: string[]): Promise<number> {
+  let id = 0;
+  for (const [i, title] of titles.entries()) {
+    const res = await save({ dashboard: { id: id || null, uid, title, version: i }, message: `save ${i + 1}` });
+    expect(res.status).toBe(200);
+    id = res.body.id;
+  }
+  return id;
+}
+
+test('lists versions newest first as records of spec §2.13', async () => {
+  const id = await history('hist', ['One', 'Two', 'Three']);
+  const res = await versions('hist');
+  expect(res.status).toBe(200);
+  expect(res.body.continueToken).toBe('');
+  expect(res.body.versions).toHaveLength(3);
+  expect(res.body.versions.map((v: { version: number }) => v.version)).toEqual([3, 2, 1]);
+  expect(res.body.versions[0]).toEqual({
+    id: expect.any(Number),
+    dashboardId: id,
+    uid: 'hist',
+    parentVersion: 2,
+    restoredFrom: 0,
+    version: 3,
+    created: expect.stringMatching(RFC3339),
+    createdBy: 'admin',
+    message: 'save 3',
+  });
+  expect(res.body.versions[2]).toMatchObject({ version: 1, parentVersion: 0, message: 'save 1' });
+  expect(new Set(res.body.versions.map((v: { id: number }) => v.id)).size).toBe(3);
+});
+
+test('pages with limit and the continueToken; limit defaults to 1000 also when invalid; start skips', async () => {
+  await history('paged', ['a', 'b', 'c', 'd', 'e']);
+  const first = await versions('paged', '?limit=2');
+  expect(first.body.versions.map((v: { version: number }) => v.version)).toEqual([5, 4]);
+  expect(first.body.continueToken).not.toBe('');
+  const second = await versions('paged', `?limit=2&continueToken=${first.body.continueToken}`);
+  expect(second.body.versions.map((v: { version: number }) => v.version)).toEqual([3, 2]);
+  const third = await versions('paged', `?limit=2&continueToken=${second.body.continueToken}`);
+  expect(third.body.versions.map((v: { version: number }) => v.version)).toEqual([1]);
+  expect(third.body.continueToken).toBe('');
+
+  for (const q of ['', '?limit=abc', '?limit=-3', '?limit=0']) {
+    const res = await versions('paged', q);
+    expect([q, res.body.versions.length, res.body.continueToken]).toEqual([q, 5, '']);
+  }
+  expect((await versions('paged', '?start=3')).body.versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
+
+  const forged = await versions('paged', '?continueToken=not-a-token!');
+  expect([forged.status, forged.body]).toEqual([400, { message: 'continue key is not valid: not base64url encoded' }]);
+  const elsewhere = await versions('hist', `?limit=2&continueToken=${first.body.continueToken}`);
+  expect([elsewhere.status, elsewhere.body]).toEqual([400, { message: 'continue key is not valid: it belongs to another object' }]);
+});
+
+test('a write that changes no spec is no new version; a deleted and re-created dashboard starts a new history', async () => {
+  await history('life', ['L1', 'L2']);
+  const stored = (await t.as.get(`${DASHBOARDS}/life`)).body;
+  await t.as.put(`${DASHBOARDS}/life`).send({ ...stored, metadata: { ...stored.metadata, labels: { ...stored.metadata.labels, team: 'a' } } });
+  expect((await versions('life')).body.versions.map((v: { version: number; message: string }) => [v.version, v.message])).toEqual([
+    [2, 'save 2'],
+    [1, 'save 1'],
+  ]);
+  expect((await t.as.delete('/api/dashboards/uid/life')).status).toBe(200);
+  expect((await versions('life')).status).toBe(404);
+  await save({ dashboard: { uid: 'life', title: 'Reborn' }, message: 'again' });
+  expect((await versions('life')).body.versions.map((v: { version: number; message: string }) => [v.version, v.message])).toEqual([[1, 'again']]);
+});
+
+test('reads one version with its data; unknown ones are 404', async () => {
+  const id = await history('one', ['First', 'Second']);
+  const res = await t.as.get('/api/dashboards/uid/one/versions/1');
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ version: 1, uid: 'one', dashboardId: id, message: 'save 1', createdBy: 'admin' });
+  expect(res.body.data).toEqual({ id, uid: 'one', title: 'First', version: 1 });
+
+  const missing = await t.as.get('/api/dashboards/uid/one/versions/7');
+  expect([missing.status, missing.body]).toEqual([404, { message: `Dashboard version 7 not found for dashboardId ${id}` }]);
+  const gone = await t.as.get('/api/dashboards/uid/nope/versions/1');
+  expect([gone.status, gone.body]).toEqual([404, { message: 'Dashboard not found' }]);
+});
+
+test('restore saves the old model as a new version that says where it came from', async () => {
+  const id = await history('rest', ['Good', 'Broken']);
+  const res = await t.as.post('/api/dashboards/uid/rest/restore').send({ version: 1 });
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ id, uid: 'rest', url: '/d/rest/good', status: 'success', version: 3, slug: 'good', folderUid: '' });
+  expect((await t.as.get('/api/dashboards/uid/rest')).body.dashboard).toEqual({ id, uid: 'rest', title: 'Good', version: 3 });
+  const [newest, previous] = (await versions('rest')).body.versions;
+  expect(newest).toMatchObject({ version: 3, parentVersion: 2, restoredFrom: 1, message: 'Restored from version 1' });
+  expect(previous).toMatchObject({ version: 2, restoredFrom: 0, message: 'save 2' });
+
+  expect((await t.as.post('/api/dashboards/uid/rest/restore').send({ version: 9 })).body).toEqual({ message: 'Dashboard version not found' });
+  expect((await t.as.post('/api/dashboards/uid/rest/restore').send({ version: 'one' })).status).toBe(400);
+  expect((await t.as.post('/api/dashboards/uid/nope/restore').send({ version: 1 })).status).toBe(404);
+});
+
+test("another org's history is not reachable", async () => {
+  const org = await t.users!.createOrg(SYSTEM, 'History elsewhere');
+  await t.users!.setRole(SYSTEM, org.id, 1, 'Admin');
+  await t.as.post('/api/dashboards/db').set('X-Svc-Org-Id', String(org.id)).send({ dashboard: { uid: 'theirs', title: 'Theirs' } });
+  expect((await versions('theirs')).status).toBe(404);
+  expect((await t.as.get('/api/dashboards/uid/theirs/versions/1')).status).toBe(404);
+  expect((await versions('theirs').set('X-Svc-Org-Id', String(org.id))).body.versions).toHaveLength(1);
+});
