@@ -49,6 +49,15 @@ async function loginsOf(users: IdentityDirectory): Promise<(identity: string) =>
   return (identity) => (identity === '' ? '' : logins.get(identity) ?? 'Anonymous');
 }
 
+/**
+ * The permission the anchor declares on a route (its `authorize(...)` middleware), asked of the access checks;
+ * the registry checks each object again. `uid` scopes it to one dashboard; without it any scope will do.
+ */
+async function authorize(req: Request, actions: string[], uid?: string): Promise<void> {
+  for (const action of actions) if (await req.access?.can(action, uid === undefined ? '' : dashboardScope(uid))) return;
+  throw new StatusError(403, 'Forbidden', `You'll need additional permissions to perform this action. Permissions needed: ${actions.join(' or ')}`);
+}
+
 /** What the caller may do with dashboard `uid`, as the access checks answer. */
 async function rightsOf(req: Request, uid: string): Promise<DashboardRights> {
   const can = (action: string) => req.access?.can(action, dashboardScope(uid)) ?? Promise.resolve(false);
@@ -90,6 +99,7 @@ export function legacyDashboardsRouter(deps: LegacyDashboardsDeps): Router {
   const get = (ctx: RequestContext, uid: string) => legacy(() => registry.get(ctx, dashboardKind, uid));
 
   router.post('/api/dashboards/db', async (req, res) => {
+    await authorize(req, ['dashboards:create', 'dashboards:write']);
     const saved = await saveDashboard(registry, requestContext(req), parseSaveCommand(req.body), { minRefreshInterval: deps.minRefreshInterval });
     res.json(toPostDashboardResponse(saved));
   });
@@ -110,6 +120,7 @@ export function legacyDashboardsRouter(deps: LegacyDashboardsDeps): Router {
   });
 
   router.delete('/api/dashboards/uid/:uid', async (req, res) => {
+    await authorize(req, ['dashboards:delete'], req.params.uid);
     const ctx = requestContext(req);
     const dashboard = await get(ctx, req.params.uid);
     await legacy(() => registry.delete(ctx, dashboardKind, dashboard.metadata.name, { preconditions: { uid: dashboard.metadata.uid } }));
@@ -117,6 +128,7 @@ export function legacyDashboardsRouter(deps: LegacyDashboardsDeps): Router {
   });
 
   router.get('/api/dashboards/uid/:uid/versions', async (req, res) => {
+    await authorize(req, ['dashboards:write'], req.params.uid);
     const limit = positiveInt(req.query.limit) ?? DEFAULT_VERSIONS_LIMIT;
     const start = positiveInt(req.query.start) ?? 0;
     const token = typeof req.query.continueToken === 'string' && req.query.continueToken !== '' ? req.query.continueToken : undefined;
@@ -126,6 +138,7 @@ export function legacyDashboardsRouter(deps: LegacyDashboardsDeps): Router {
   });
 
   router.get('/api/dashboards/uid/:uid/versions/:version', async (req, res) => {
+    await authorize(req, ['dashboards:write'], req.params.uid);
     const ctx = requestContext(req);
     const dashboard = await get(ctx, req.params.uid);
     const version = positiveInt(req.params.version);
@@ -136,6 +149,7 @@ export function legacyDashboardsRouter(deps: LegacyDashboardsDeps): Router {
   });
 
   router.post('/api/dashboards/uid/:uid/restore', async (req, res) => {
+    await authorize(req, ['dashboards:write'], req.params.uid);
     const version = positiveInt((req.body as { version?: unknown } | undefined)?.version);
     if (version === undefined) throw badRequestData();
     const ctx = requestContext(req);

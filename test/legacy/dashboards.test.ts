@@ -2,6 +2,7 @@
  * The legacy dashboard endpoints (spec §4.4, §2.6) through HTTP: every rule of POST /api/dashboards/db with the
  * anchor's bodies, GET/DELETE by uid with `meta`, the home dashboard, tags, and organizations kept apart.
  */
+import type supertest from 'supertest';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS, RFC3339 } from '../support/paths';
@@ -174,6 +175,23 @@ describe('GET and DELETE /api/dashboards/uid/:uid', () => {
     const res = await t.anonymous.get('/api/dashboards/uid/seen').auth('vera', 'password1');
     expect(res.status).toBe(200);
     expect(res.body.meta).toMatchObject({ canSave: false, canEdit: false, canAdmin: false, canDelete: false, canStar: true, createdBy: 'admin' });
+  });
+
+  it("refuses a Viewer's saves, deletes and the version history with the permission it lacks, changing nothing", async () => {
+    await save({ dashboard: { uid: 'guarded', title: 'Guarded' } });
+    const vera = (method: 'post' | 'delete' | 'get', path: string) => t.anonymous[method](path).auth('vera', 'password1');
+    const cases: [supertest.Test, string][] = [
+      [vera('post', '/api/dashboards/db').send({ dashboard: { uid: 'guarded', title: 'Mine now' }, overwrite: true }), 'dashboards:create or dashboards:write'],
+      [vera('delete', '/api/dashboards/uid/guarded'), 'dashboards:delete'],
+      [vera('get', '/api/dashboards/uid/guarded/versions'), 'dashboards:write'],
+      [vera('get', '/api/dashboards/uid/guarded/versions/1'), 'dashboards:write'],
+      [vera('post', '/api/dashboards/uid/guarded/restore').send({ version: 1 }), 'dashboards:write'],
+    ];
+    for (const [req, needed] of cases) {
+      const res = await req;
+      expect([res.status, res.body]).toEqual([403, { message: `You'll need additional permissions to perform this action. Permissions needed: ${needed}` }]);
+    }
+    expect((await t.as.get('/api/dashboards/uid/guarded')).body.dashboard).toMatchObject({ title: 'Guarded', version: 1 });
   });
 
   it('answers 404 "Dashboard not found"', async () => {
