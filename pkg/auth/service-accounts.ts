@@ -68,6 +68,9 @@ export function serviceAccountLogin(orgId: number, name: string): string {
   return `sa-${orgId}-${slug}`;
 }
 
+/** RFC 3339 with second precision, as the registry writes timestamps. @example rfc3339(0) // '1970-01-01T00:00:00Z' */
+const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 const internalId = (obj: Resource) => Number(obj.metadata.labels?.[Labels.deprecatedInternalID]);
 const byInternalId = (id: number) => `${Labels.deprecatedInternalID}=${id}`;
 
@@ -206,7 +209,8 @@ export class ServiceAccounts {
   async addToken(by: Requester, sa: StoredServiceAccount, t: { name: string; secondsToLive?: number }): Promise<{ token: StoredToken; key: string }> {
     if (await this.tokenNameTaken(sa.orgId, t.name)) throw duplicateToken();
     const { key, hashedKey } = generateServiceAccountToken();
-    const expires = t.secondsToLive ? new Date(Date.now() + t.secondsToLive * 1000).toISOString() : null;
+    // Rounded up to the second: a token lives at least `secondsToLive`.
+    const expires = t.secondsToLive ? rfc3339(Math.ceil((Date.now() + t.secondsToLive * 1000) / 1000) * 1000) : null;
     const spec: ServiceAccountTokenSpec = { title: t.name, orgId: sa.orgId, serviceAccountUid: sa.uid, hashedKey, expires, lastUsedAt: null };
     const labels = { [SERVICE_ACCOUNT]: sa.uid, [ORG_ID]: String(sa.orgId), [TOKEN_NAME_KEY]: keyOf(t.name) };
     const ctx = this.ctx(by, IDENTITY_NAMESPACE);
@@ -251,7 +255,7 @@ export class ServiceAccounts {
   private async touch(token: Resource<ServiceAccountTokenSpec>): Promise<void> {
     const last = token.spec.lastUsedAt === null ? 0 : Date.parse(token.spec.lastUsedAt);
     if (Date.now() - last < LAST_USED_RESOLUTION_MS) return;
-    const lastUsedAt = new Date().toISOString();
+    const lastUsedAt = rfc3339(Date.now());
     // A token revoked meanwhile is not brought back: the patch of a missing object is a 404, ignored.
     await this.registry
       .patch(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, token.metadata.name, (current) => ({ ...current, spec: { ...current.spec, lastUsedAt } }))

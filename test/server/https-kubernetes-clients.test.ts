@@ -1,7 +1,8 @@
 /**
- * Kubernetes clients against the server over HTTPS, with the self-signed certificate as the cluster's authority
- * and basic auth (admin/admin) as the user: @kubernetes/client-node always, kubectl when it is installed.
- * Bearer tokens wait for service accounts (the identity issue).
+ * Kubernetes clients against the server over HTTPS, with the self-signed certificate as the cluster's authority:
+ * @kubernetes/client-node always, kubectl when it is installed, each with basic auth (admin/admin) and with a
+ * service-account token as `Authorization: Bearer` (the kubeconfig's `token:`, kubectl's `--token`). The service
+ * account and its token are made through the HTTP API, as the README shows.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,6 +29,8 @@ let data: string;
 let db: TestDatabase;
 let server: RunningServer;
 let kubeconfig: string;
+/** The service account (an Editor of org 1) the kubeconfig's `robot` user is, and its token. */
+let robot: { uid: string; key: string };
 
 beforeAll(async () => {
   data = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-https-clients-'));
@@ -38,6 +41,7 @@ beforeAll(async () => {
   // What the README tells a user to write: the self-signed certificate as certificate-authority-data.
   const ca = fs.readFileSync(path.join(data, 'tls', 'server.crt')).toString('base64');
   kubeconfig = path.join(data, 'kubeconfig');
+  robot = await serviceAccountToken('robot', 'Editor');
   fs.writeFileSync(
     kubeconfig,
     [
@@ -53,9 +57,18 @@ beforeAll(async () => {
       '  user:',
       '    username: admin',
       '    password: admin',
+      '- name: robot',
+      '  user:',
+      `    token: ${robot.key}`,
+      '- name: nobody',
+      '  user: {}',
       'contexts:',
       '- name: dashboards',
       '  context: {cluster: dashboards, user: admin, namespace: default}',
+      '- name: robot',
+      '  context: {cluster: dashboards, user: robot, namespace: default}',
+      '- name: nobody',
+      '  context: {cluster: dashboards, user: nobody, namespace: default}',
       'current-context: dashboards',
       '',
     ].join('\n'),
@@ -92,19 +105,69 @@ test('@kubernetes/client-node lists and creates folders through CustomObjectsApi
   await expect(wrong.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({ ...FOLDERS, namespace: 'default' })).rejects.toMatchObject({ code: 401 });
 });
 
-/** A POST as admin over https, trusting only the self-signed certificate; the status code. */
-function postJson(p: string, body: unknown): Promise<number | undefined> {
+test('@kubernetes/client-node authenticates with a service-account token from the kubeconfig over https', async () => {
+  const { KubeConfig, CustomObjectsApi } = (await importEsm('@kubernetes/client-node')) as typeof k8s;
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  kc.setCurrentContext('robot');
+  expect(kc.getCurrentUser()!.token).toMatch(/^svcsa_/);
+  const api = kc.makeApiClient(CustomObjectsApi);
+
+  const created = await api.createNamespacedCustomObject({
+    ...FOLDERS,
+    namespace: 'default',
+    body: { apiVersion: 'folder.svc.app/v1beta1', kind: 'Folder', metadata: { name: 'from-robot' }, spec: { title: 'From a service account' } },
+  });
+  expect(created).toMatchObject({ metadata: { name: 'from-robot', annotations: { 'svc.app/createdBy': `service-account:${robot.uid}` } } });
+  const list = (await api.listNamespacedCustomObject({ ...FOLDERS, namespace: 'default' })) as { items: Array<{ metadata: { name: string } }> };
+  expect(list.items.map((f) => f.metadata.name)).toContain('from-robot');
+
+  // A token the server never issued, and one it revoked, are refused.
+  const forged = new KubeConfig();
+  forged.loadFromString(fs.readFileSync(kubeconfig, 'utf8').replace(robot.key, `svcsa_${'x'.repeat(32)}_00000000`));
+  forged.setCurrentContext('robot');
+  await expect(forged.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({ ...FOLDERS, namespace: 'default' })).rejects.toMatchObject({ code: 401 });
+  const revocable = await serviceAccountToken('revocable', 'Viewer');
+  const withRevocable = new KubeConfig();
+  withRevocable.loadFromString(fs.readFileSync(kubeconfig, 'utf8').replace(robot.key, revocable.key));
+  withRevocable.setCurrentContext('robot');
+  const client = withRevocable.makeApiClient(CustomObjectsApi);
+  await expect(client.listNamespacedCustomObject({ ...FOLDERS, namespace: 'default' })).resolves.toMatchObject({ kind: 'FolderList' });
+  const search = await requestJson('GET', '/api/serviceaccounts/search?query=revocable');
+  const id = (search.body.serviceAccounts as Array<{ id: number }>)[0].id;
+  const [token] = (await requestJson('GET', `/api/serviceaccounts/${id}/tokens`)).body as unknown as Array<{ id: number }>;
+  expect((await requestJson('DELETE', `/api/serviceaccounts/${id}/tokens/${token.id}`)).status).toBe(200);
+  await expect(client.listNamespacedCustomObject({ ...FOLDERS, namespace: 'default' })).rejects.toMatchObject({ code: 401 });
+});
+
+/** A request as admin over https, trusting only the self-signed certificate: the status code and the JSON body. */
+function requestJson(method: string, p: string, body?: unknown): Promise<{ status: number | undefined; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = https.request(new URL(p, server.url), {
-      method: 'POST',
+      method,
       ca: fs.readFileSync(path.join(data, 'tls', 'server.crt')),
       auth: 'admin:admin',
       headers: { 'Content-Type': 'application/json' },
     });
-    req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode)));
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }));
+    });
     req.on('error', reject);
-    req.end(JSON.stringify(body));
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
+}
+
+const postJson = async (p: string, body: unknown) => (await requestJson('POST', p, body)).status;
+
+/** What the README tells a user to do: a service account of org 1 and a token of it, through the HTTP API. */
+async function serviceAccountToken(name: string, role: string): Promise<{ uid: string; key: string }> {
+  const sa = await requestJson('POST', '/api/serviceaccounts', { name, role });
+  expect(sa.status).toBe(201);
+  const token = await requestJson('POST', `/api/serviceaccounts/${sa.body.id}/tokens`, { name: `${name}-kubeconfig` });
+  expect(token.status).toBe(200);
+  return { uid: sa.body.uid as string, key: token.body.key as string };
 }
 
 /** kubectl with the test's kubeconfig, asynchronously: the server answers from this same process. */
@@ -133,5 +196,27 @@ maybe(
     const list = JSON.parse(listed.stdout) as { kind: string; items: Array<{ metadata: { name: string } }> };
     expect(list.kind).toBe('FolderList');
     expect(list.items.map((f) => f.metadata.name)).toContain('for-kubectl');
+  },
+);
+
+maybe(
+  hasKubectl ? 'kubectl authenticates with a service-account token: the kubeconfig token and --token' : 'kubectl with a service-account token (skipped: kubectl is not on PATH)',
+  async () => {
+    expect(await postJson('/apis/folder.svc.app/v1beta1/namespaces/default/folders', { metadata: { name: 'for-robot' }, spec: { title: 'For the robot' } })).toBe(201);
+
+    // The kubeconfig's `token:`, through discovery and the OpenAPI document as `kubectl get` uses them.
+    const got = await kubectl(['--context', 'robot', 'get', 'folders', '-o', 'name']);
+    expect(got).toMatchObject({ status: 0, stderr: '' });
+    expect(got.stdout.split('\n')).toContain('folder.folder.svc.app/for-robot');
+
+    // --token with a user that has no credentials of its own.
+    const raw = await kubectl(['--context', 'nobody', '--token', robot.key, 'get', '--raw', '/apis/folder.svc.app/v1beta1/namespaces/default/folders']);
+    expect(raw).toMatchObject({ status: 0, stderr: '' });
+    expect((JSON.parse(raw.stdout) as { items: Array<{ metadata: { name: string } }> }).items.map((f) => f.metadata.name)).toContain('for-robot');
+
+    // Without credentials, or with a wrong token, the server says 401 and kubectl says so.
+    const refused = await kubectl(['--context', 'nobody', '--token', `svcsa_${'y'.repeat(32)}_00000000`, 'get', '--raw', '/apis/folder.svc.app/v1beta1/namespaces/default/folders']);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/Unauthorized/);
   },
 );
