@@ -286,6 +286,28 @@ describe('what a service account may never do', () => {
   });
 });
 
+describe('concurrency', () => {
+  it('one name asked for at once: at most one service account and one token have it, ids stay distinct', async () => {
+    const same = await Promise.all(Array.from({ length: 5 }, () => t.as.post(SA).send({ name: 'Twin bot' })));
+    const won = same.filter((r) => r.status === 201);
+    expect(won.length).toBeLessThanOrEqual(1);
+    expect(same.every((r) => r.status === 201 || (r.status === 400 && r.body.message === 'service account already exists'))).toBe(true);
+    expect((await t.as.get(`${SA}/search?query=twin bot`)).body.totalCount).toBe(won.length);
+
+    const sa = await createServiceAccount({ name: 'Token racer' });
+    const tokens = await Promise.all(Array.from({ length: 5 }, () => t.as.post(`${SA}/${sa.id}/tokens`).send({ name: 'racing' })));
+    const made = tokens.filter((r) => r.status === 200);
+    expect(made.length).toBeLessThanOrEqual(1);
+    expect(tokens.every((r) => r.status === 200 || r.status === 400)).toBe(true);
+    expect((await t.as.get(`${SA}/${sa.id}/tokens`)).body).toHaveLength(made.length);
+
+    const distinct = await Promise.all(Array.from({ length: 4 }, (_, i) => t.as.post(`${SA}/${sa.id}/tokens`).send({ name: `parallel-${i}` })));
+    expect(distinct.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(distinct.map((r) => r.body.id)).size).toBe(4);
+    expect(new Set(distinct.map((r) => r.body.key)).size).toBe(4);
+  });
+});
+
 describe('bad input', () => {
   it('is a 4xx {message} with the anchor wording, and nothing is stored', async () => {
     const sa = await createServiceAccount({ name: 'Target', role: 'Viewer' });

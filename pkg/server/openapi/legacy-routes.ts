@@ -1,4 +1,5 @@
 import { z, type ZodType } from 'zod';
+import { serviceAccountsRouteDocs } from '../../../legacy-adapters/serviceaccounts/serviceaccounts-route-docs';
 import { teamsRouteDocs } from '../../../legacy-adapters/teams/teams-route-docs';
 
 /**
@@ -84,4 +85,4 @@ export const healthRouteDocs: LegacyRouteDoc[] = [
 ];
 
 /** Every documented legacy route. Adding an adapter's routes is one line here. */
-export const legacyRoutes: readonly LegacyRouteDoc[] = [...healthRouteDocs, ...teamsRouteDocs];
+export const legacyRoutes: readonly LegacyRouteDoc[] = [...healthRouteDocs, ...teamsRouteDocs, ...serviceAccountsRouteDocs];
