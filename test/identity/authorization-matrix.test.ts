@@ -13,7 +13,15 @@ import { DASHBOARDS, FOLDERS, PLAYLISTS } from '../support/paths';
 
 type Principal = 'anonymous' | 'viewer' | 'editor' | 'orgAdmin' | 'serverAdmin' | 'otherOrg';
 const PRINCIPALS: readonly Principal[] = ['anonymous', 'viewer', 'editor', 'orgAdmin', 'serverAdmin', 'otherOrg'];
-type Expect = Record<Principal, number>;
+/**
+ * `serviceAccount` is a bearer token of a service account with the Admin role of org 1: it gets what the org Admin
+ * gets unless the row says otherwise, and a server-admin route is never its (spec §5.3).
+ */
+type Expect = Record<Principal, number> & { serviceAccount?: number };
+type Caller = Principal | 'serviceAccount';
+const CALLERS: readonly Caller[] = [...PRINCIPALS, 'serviceAccount'];
+const expected = (e: Expect, who: Caller) => (who === 'serviceAccount' ? e.serviceAccount ?? e.orgAdmin : e[who]);
+
 
 /** Shorthands for the usual shapes of a row, `ok` being the success status of the route. */
 const publicRoute = (ok = 200): Expect => ({ anonymous: ok, viewer: ok, editor: ok, orgAdmin: ok, serverAdmin: ok, otherOrg: ok });
@@ -22,6 +30,8 @@ const orgRead = (ok = 200): Expect => ({ anonymous: 401, viewer: ok, editor: ok,
 const orgWrite = (ok = 200): Expect => ({ anonymous: 401, viewer: 403, editor: ok, orgAdmin: ok, serverAdmin: ok, otherOrg: 403 });
 const orgAdmin = (ok = 200): Expect => ({ anonymous: 401, viewer: 403, editor: 403, orgAdmin: ok, serverAdmin: ok, otherOrg: 403 });
 const serverAdmin = (ok = 200): Expect => ({ anonymous: 401, viewer: 403, editor: 403, orgAdmin: 403, serverAdmin: ok, otherOrg: 403 });
+/** The signed-in user's own endpoints: a service account is no user (403). */
+const userOnly = (ok = 200): Expect => ({ ...orgRead(ok), serviceAccount: 403 });
 
 interface Call {
   path: string;
@@ -108,9 +118,9 @@ const ROWS: Row[] = [
   { route: `_ALL ${APIS},${APIS}/:name`, call: () => ({ path: FOLDERS, method: 'put' }), expect: orgWrite(405) },
   { route: '_ALL /apis/*rest', call: () => ({ path: '/apis/nothing.svc.app/v1/namespaces/default/things', method: 'get' }), expect: orgRead(404) },
   // The signed-in user's own endpoints.
-  { route: 'GET /api/user', call: () => ({ path: '/api/user' }), expect: orgRead() },
-  { route: 'GET /api/user/orgs', call: () => ({ path: '/api/user/orgs' }), expect: orgRead() },
-  { route: 'POST /api/user/using/:orgId', call: () => ({ path: '/api/user/using/1' }), expect: orgRead() },
+  { route: 'GET /api/user', call: () => ({ path: '/api/user' }), expect: userOnly() },
+  { route: 'GET /api/user/orgs', call: () => ({ path: '/api/user/orgs' }), expect: userOnly() },
+  { route: 'POST /api/user/using/:orgId', call: () => ({ path: '/api/user/using/1' }), expect: userOnly() },
   // Server administration.
   { route: 'POST /api/admin/users', call: ({ n }) => ({ path: '/api/admin/users', body: { login: n, password: 'password1' } }), expect: serverAdmin() },
   { route: 'PUT /api/admin/users/:id/password', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/password`, body: { password: 'password2' } }), expect: serverAdmin() },
@@ -234,10 +244,14 @@ const CREDENTIALS: Record<Exclude<Principal, 'anonymous' | 'serverAdmin'>, strin
   otherOrg: 'mx-other',
 };
 
-function send(who: Principal, method: string, call: Call): supertest.Test {
+/** The key of the `serviceAccount` caller (an Admin of org 1), made in beforeAll. */
+let serviceAccountKey = '';
+
+function send(who: Caller, method: string, call: Call): supertest.Test {
   const verb = call.method ?? (method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete');
   let req = t.anonymous[verb](call.path);
   if (who === 'serverAdmin') req = req.auth(ADMIN.user, ADMIN.password);
+  else if (who === 'serviceAccount') req = req.set('Authorization', `Bearer ${serviceAccountKey}`);
   else if (who !== 'anonymous') req = req.auth(CREDENTIALS[who], 'password1');
   if (call.path.startsWith('/api/')) req = req.set('X-Svc-Org-Id', '1');
   if (call.body !== undefined) req = req.set('Content-Type', call.contentType ?? 'application/json').send(JSON.stringify(call.body));
@@ -255,6 +269,9 @@ beforeAll(async () => {
   await mk(CREDENTIALS.orgAdmin, 1, 'Admin');
   const other = await t.users!.createOrg(SYSTEM, 'Elsewhere');
   await mk(CREDENTIALS.otherOrg, other.id, 'Admin');
+  const sa = await t.as.post('/api/serviceaccounts').send({ name: 'mx-robot', role: 'Admin' });
+  serviceAccountKey = (await t.as.post(`/api/serviceaccounts/${sa.body.id}/tokens`).send({ name: 'mx-robot' })).body.key;
+  expect(serviceAccountKey).toMatch(/^svcsa_/);
 });
 afterAll(() => t.close());
 
@@ -267,7 +284,7 @@ test('every route the server declares has a row in the matrix', () => {
 });
 
 describe.each(ROWS.map((row) => [row.route, row] as const))('%s', (_route, row) => {
-  test.each(PRINCIPALS.map((p) => [p, row.expect[p]] as const))('%s gets %i', async (who, status) => {
+  test.each(CALLERS.map((p) => [p, expected(row.expect, p)] as const))('%s gets %i', async (who, status) => {
     const call = await row.call({ t, n: unique() });
     const res = await send(who, row.route.split(' ')[0], call);
     expect({ who, path: call.path, status: res.status }).toEqual({ who, path: call.path, status });
