@@ -1,5 +1,6 @@
 import { z, type ZodType } from 'zod';
 import { serviceAccountsRouteDocs } from '../../../legacy-adapters/serviceaccounts/serviceaccounts-route-docs';
+import { dashboardsRouteDocs } from '../../../legacy-adapters/dashboards/dashboards-route-docs';
 import { teamsRouteDocs } from '../../../legacy-adapters/teams/teams-route-docs';
 
 /**
@@ -85,4 +86,4 @@ export const healthRouteDocs: LegacyRouteDoc[] = [
 ];
 
 /** Every documented legacy route. Adding an adapter's routes is one line here. */
-export const legacyRoutes: readonly LegacyRouteDoc[] = [...healthRouteDocs, ...teamsRouteDocs, ...serviceAccountsRouteDocs];
+export const legacyRoutes: readonly LegacyRouteDoc[] = [...healthRouteDocs, ...teamsRouteDocs, ...serviceAccountsRouteDocs, ...dashboardsRouteDocs];
