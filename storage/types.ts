@@ -66,6 +66,55 @@ export interface ListPage {
 export interface WriteOptions {
   /** The `svc.app/folder` annotation, kept in an indexed column for folder queries and cascades. */
   folder: string;
+  /**
+   * The object's row in the search index, written in the same transaction (so search is never stale); only for
+   * kinds that declare searchable fields. Deleting the object deletes its row.
+   */
+  search?: SearchFields;
+}
+
+/** What the search index holds of an object besides its key and folder. */
+export interface SearchFields {
+  title: string;
+  tags: readonly string[];
+  /** The legacy numeric id (label `svc.app/deprecatedInternalID`), 0 when the kind has none. */
+  internalId: number;
+}
+
+/**
+ * A search over the index: every condition given must hold. Hits come sorted by case-folded title (then name,
+ * then type), ascending or descending, the types merged into one order.
+ */
+export interface SearchQuery {
+  namespace: string;
+  /** The types searched together; none matches nothing. */
+  types: readonly GroupResource[];
+  /** Case-insensitive substring of the title. */
+  title?: string;
+  /** Hits carry every one of these tags. */
+  tags?: readonly string[];
+  /** Hits are in one of these folders ('' = root). */
+  folders?: readonly string[];
+  /** Hits have one of these names. */
+  names?: readonly string[];
+  order: 'asc' | 'desc';
+  /** Keyset position: hits strictly after this one in the order. */
+  after?: SearchPosition;
+  limit: number;
+}
+
+/** Where a hit stands in the search order. */
+export interface SearchPosition {
+  sortTitle: string;
+  name: string;
+  group: string;
+  resource: string;
+}
+
+export interface SearchHit extends SearchFields {
+  key: ResourceKey;
+  folder: string;
+  position: SearchPosition;
 }
 
 /** Reads and writes inside one database transaction; every write takes the next resourceVersion. */
@@ -103,6 +152,14 @@ export interface Storage {
   transact<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>;
   get(key: ResourceKey): Promise<StoredObject | undefined>;
   list(query: ListQuery): Promise<ListPage>;
+  /** One page of the search index (see {@link SearchQuery}); `more` when hits follow. */
+  search(query: SearchQuery): Promise<{ hits: SearchHit[]; more: boolean }>;
+  /**
+   * Brings a type's search rows in line with its stored objects when they differ (objects stored before the
+   * kind was searchable, or before the index existed): `fields` computes a row from a stored value. Runs under the
+   * type's lock; returns how many rows it wrote (0 when the index was already complete).
+   */
+  syncSearchIndex(type: GroupResource, fields: (value: JsonObject) => SearchFields): Promise<number>;
   /** The newest resourceVersion of a type, and the oldest one a list or watch may still resume from. */
   versions(type: GroupResource): Promise<{ current: number; oldestResumable: number }>;
   /** History events of a type with resourceVersion > `after`, oldest first (feeds watch). */

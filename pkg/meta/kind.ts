@@ -82,6 +82,19 @@ export interface KindRegistration<Spec = unknown> {
    * registry on create (1, 2, 3... per type, never reused) and kept by every update.
    */
   internalIds?: boolean;
+  /**
+   * The kind is searchable (`/api/search`): storage keeps each object's title and tags in its search index, written
+   * in the same transaction as the object, so a search never sees a stale title or a deleted object.
+   */
+  search?: KindSearch<Spec>;
+}
+
+/** See {@link KindRegistration.search}. */
+export interface KindSearch<Spec = unknown> {
+  /** The title hits show, sort by and `query` matches (case-insensitive substring). */
+  title(obj: Resource<Spec>): string;
+  /** The tags a `tag` filter matches (exactly); none when omitted. */
+  tags?(obj: Resource<Spec>): string[];
 }
 
 /** See {@link KindRegistration.access}. */

@@ -12,6 +12,7 @@ import { managedFieldsFromRequest, updateManagedFields } from './managed-fields'
 import { generateName, generateNameProblem, nameProblem } from './names';
 import { clientAnnotations, newFinalizersProblem, nonEmpty, nonEmptyList, type ParsedBody, parseBody } from './object-meta';
 import { parseFieldSelector, parseLabelSelector } from './selectors';
+import { searchFieldsOf, type SearchRequest, type SearchResult, searchVisible } from './search';
 import { toStatusError } from './storage-errors';
 import { causesFromZod } from './zod-causes';
 
@@ -51,6 +52,10 @@ export class Registry {
 
   async init(): Promise<void> {
     await this.storage.registerTypes(this.kinds.map(typeOf));
+    // Objects stored before their kind was searchable (or before the index existed) get their rows.
+    for (const kind of this.kinds.filter((k) => k.search)) {
+      await this.storage.syncSearchIndex(typeOf(kind), (value) => searchFieldsOf(kind, value as unknown as Resource)!);
+    }
   }
 
   /** The kind served at /apis/<group>/<version>/.../<plural>, if any. */
@@ -114,6 +119,15 @@ export class Registry {
   async historyVersion(ctx: RequestContext, kind: KindRegistration, name: string, generation: number): Promise<ObjectVersion | undefined> {
     const current = await this.get(ctx, kind, name);
     return this.call(kind, name, () => historyVersion(this.storage, this.key(ctx, kind, name), current, generation, (row) => this.present(kind, row)));
+  }
+
+  /**
+   * The searchable objects of `req.kinds` matching `req` that the caller may see, one page (see searchVisible).
+   *
+   * @example await registry.search(ctx, { kinds: [folderKind, dashboardKind], title: 'lat', order: 'asc', offset: 0, limit: 50 })
+   */
+  search(ctx: RequestContext, req: SearchRequest): Promise<SearchResult[]> {
+    return this.call(req.kinds[0] ?? this.kinds[0], '', () => searchVisible(this.storage, ctx, req));
   }
 
   async create(ctx: RequestContext, kind: KindRegistration, body: unknown, opts: WriteOptions = {}): Promise<Resource> {
@@ -277,7 +291,7 @@ export class Registry {
       const id = await tx.nextInternalId(typeOf(kind));
       obj.metadata.labels = { ...obj.metadata.labels, [Labels.deprecatedInternalID]: String(id) };
     }
-    return this.output(kind, await tx.create(key, forStorage(obj), { folder: folderOf(obj) }));
+    return this.output(kind, await tx.create(key, forStorage(obj), writeOptionsOf(kind, obj)));
   }
 
   /** Writes what `produce` makes of the stored object; removes it when that ends its deletion. */
@@ -293,7 +307,7 @@ export class Registry {
       // The last finalizer is gone: the object goes now (kube's shouldDeleteDuringUpdate).
       return this.output(kind, await this.removeNow(tx, kind, stored.key, expected, next));
     }
-    return this.output(kind, await tx.update(stored.key, forStorage(next), expected, { folder: folderOf(next) }));
+    return this.output(kind, await tx.update(stored.key, forStorage(next), expected, writeOptionsOf(kind, next)));
   }
 
   /** DELETE of a stored object: marks it while finalizers remain, removes it otherwise. Idempotent while marked. */
@@ -308,7 +322,7 @@ export class Registry {
     const deleting = { deletionTimestamp: timestamp(), deletionGracePeriodSeconds: 0, generation: current.metadata.generation + 1 };
     const marked: Resource = { ...current, metadata: { ...current.metadata, ...deleting } };
     if (opts.dryRun) return { object: this.decorate(kind, marked), deleted: false };
-    return { object: this.output(kind, await tx.update(stored.key, forStorage(marked), stored.resourceVersion, { folder: folderOf(marked) })), deleted: false };
+    return { object: this.output(kind, await tx.update(stored.key, forStorage(marked), stored.resourceVersion, writeOptionsOf(kind, marked))), deleted: false };
   }
 
   private async removeNow(tx: StorageTx, kind: KindRegistration, key: ResourceKey, expected: number, finalValue?: Resource): Promise<StoredObject> {
@@ -460,6 +474,11 @@ function toResource(s: StoredObject): Resource {
   // resourceVersion where kube-apiserver puts it, after uid.
   const metadata = { name, ...(generateName ? { generateName } : {}), namespace, uid, resourceVersion: String(s.resourceVersion), ...rest };
   return { ...value, metadata };
+}
+
+/** What storage is told besides the value: the folder column and, for searchable kinds, the search row. */
+function writeOptionsOf(kind: KindRegistration, obj: Resource) {
+  return { folder: folderOf(obj), search: searchFieldsOf(kind, obj) };
 }
 
 /** Absent and undefined are one thing in JSON; managedFields must not count an undefined key as a field. */

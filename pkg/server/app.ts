@@ -14,6 +14,8 @@ import { legacyOrgsRouter } from '../../legacy-adapters/orgs/orgs-routes';
 import { legacyTeamsRouter } from '../../legacy-adapters/teams/teams-routes';
 import { legacyServiceAccountsRouter } from '../../legacy-adapters/serviceaccounts/serviceaccounts-routes';
 import { legacyUsersRouter } from '../../legacy-adapters/users/users-routes';
+import { legacySearchRouter } from '../../legacy-adapters/search/search-routes';
+import { legacyStarsRouter } from '../../legacy-adapters/stars/stars-routes';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
 import type { Registry } from '../registry';
@@ -94,6 +96,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(legacyTeamsRouter(users, teams));
   app.use(legacyServiceAccountsRouter(accounts));
   app.use(legacyDashboardsRouter({ registry: deps.registry, users, minRefreshInterval: deps.config.dashboards.min_refresh_interval }));
+  app.use(legacySearchRouter(deps.registry));
+  app.use(legacyStarsRouter(deps.registry));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });

@@ -51,6 +51,29 @@ const migrations: Record<string, Migration> = {
       await sql`ALTER TABLE resource_version ADD COLUMN last_internal_id bigint NOT NULL DEFAULT 0`.execute(db);
     },
   },
+  '0003_search_index': {
+    async up(db: Kysely<unknown>) {
+      // One row per object of a searchable kind, written with the object (see search-sql.ts). `sort_title` is the
+      // title case-folded by the server, compared in byte order so pages are the same on every backend.
+      await sql`
+        CREATE TABLE search_index (
+          "group" text NOT NULL,
+          resource text NOT NULL,
+          namespace text NOT NULL,
+          name text COLLATE "C" NOT NULL,
+          folder text NOT NULL DEFAULT '',
+          title text NOT NULL,
+          sort_title text COLLATE "C" NOT NULL,
+          tags text[] NOT NULL DEFAULT '{}',
+          internal_id bigint NOT NULL DEFAULT 0,
+          PRIMARY KEY ("group", resource, namespace, name)
+        )`.execute(db);
+      // Pages in title order, per type (a search over several types merges these); with a folder filter, per folder.
+      await sql`CREATE INDEX search_index_title_idx ON search_index (namespace, "group", resource, sort_title, name)`.execute(db);
+      await sql`CREATE INDEX search_index_folder_idx ON search_index (namespace, "group", resource, folder, sort_title, name)`.execute(db);
+      await sql`CREATE INDEX search_index_tags_idx ON search_index USING gin (tags)`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

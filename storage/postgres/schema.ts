@@ -36,8 +36,22 @@ export interface ResourceVersionTable {
   last_internal_id: Generated<Int8>;
 }
 
+export interface SearchIndexTable {
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  folder: string;
+  title: string;
+  /** The title case-folded (String.prototype.toLowerCase), compared in byte order. */
+  sort_title: string;
+  tags: ColumnType<string[], string[], string[]>;
+  internal_id: Int8;
+}
+
 export interface Database {
   resource: ResourceTable;
   resource_history: ResourceHistoryTable;
   resource_version: ResourceVersionTable;
+  search_index: SearchIndexTable;
 }

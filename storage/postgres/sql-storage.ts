@@ -6,6 +6,9 @@ import {
   type ListPage,
   type ListQuery,
   type ResourceKey,
+  type SearchFields,
+  type SearchHit,
+  type SearchQuery,
   type Storage,
   StorageError,
   type StorageTx,
@@ -15,6 +18,7 @@ import {
 } from '../types';
 import { labelFilterSql } from './label-sql';
 import { migrationProvider } from './migrations';
+import { deleteSearchRow, searchRows, syncSearchRows, writeSearchRow } from './search-sql';
 import type { Database } from './schema';
 
 /** resourceVersions are microseconds since the epoch, or the previous one + 1 when the clock has not moved on. */
@@ -31,7 +35,7 @@ const typeKey = (t: GroupResource) => `${t.group}/${t.resource}`;
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 5;
 
-type Db = Kysely<Database> | Transaction<Database>;
+export type Db = Kysely<Database> | Transaction<Database>;
 
 interface Row {
   namespace: string;
@@ -123,6 +127,17 @@ export class SqlStorage implements Storage {
       .transaction()
       .setIsolationLevel('repeatable read')
       .execute((trx) => listObjects(trx, query));
+  }
+
+  search(query: SearchQuery): Promise<{ hits: SearchHit[]; more: boolean }> {
+    return searchRows(this.db, query);
+  }
+
+  syncSearchIndex(type: GroupResource, fields: (value: JsonObject) => SearchFields): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      await new SqlTx(trx).lockTypes([type]);
+      return syncSearchRows(trx, type, fields);
+    });
   }
 
   async versions(t: GroupResource): Promise<{ current: number; oldestResumable: number }> {
@@ -388,6 +403,7 @@ class SqlTx implements StorageTx {
       .insertInto('resource')
       .values({ ...key, folder: opts.folder, resource_version: rv, value: json })
       .execute();
+    if (opts.search) await writeSearchRow(this.db, key, opts.folder, opts.search);
     await this.record(key, 'ADDED', rv, 0, opts.folder, json);
     return { key, resourceVersion: rv, value };
   }
@@ -409,6 +425,7 @@ class SqlTx implements StorageTx {
       .where('resource_version', '=', expected)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) throw new StorageError('Conflict', key, `${key.name} was modified`);
+    if (opts.search) await writeSearchRow(this.db, key, opts.folder, opts.search);
     await this.record(key, 'MODIFIED', rv, expected, opts.folder, json);
     return { key, resourceVersion: rv, value };
   }
@@ -430,6 +447,7 @@ class SqlTx implements StorageTx {
       .where('name', '=', key.name)
       .returning('folder')
       .executeTakeFirstOrThrow();
+    await deleteSearchRow(this.db, key);
     await this.record(key, 'DELETED', rv, current.resourceVersion, folder.folder, JSON.stringify(value));
     return { key, resourceVersion: rv, value };
   }

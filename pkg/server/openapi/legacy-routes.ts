@@ -2,6 +2,8 @@ import { z, type ZodType } from 'zod';
 import { serviceAccountsRouteDocs } from '../../../legacy-adapters/serviceaccounts/serviceaccounts-route-docs';
 import { dashboardsRouteDocs } from '../../../legacy-adapters/dashboards/dashboards-route-docs';
 import { teamsRouteDocs } from '../../../legacy-adapters/teams/teams-route-docs';
+import { searchRouteDocs } from '../../../legacy-adapters/search/search-docs';
+import { starsRouteDocs } from '../../../legacy-adapters/stars/stars-docs';
 
 /**
  * The legacy `/api` routes, described once: the OpenAPI v2 document (`/swagger.json`), the v3 generated from it
@@ -86,4 +88,11 @@ export const healthRouteDocs: LegacyRouteDoc[] = [
 ];
 
 /** Every documented legacy route. Adding an adapter's routes is one line here. */
-export const legacyRoutes: readonly LegacyRouteDoc[] = [...healthRouteDocs, ...teamsRouteDocs, ...serviceAccountsRouteDocs, ...dashboardsRouteDocs];
+export const legacyRoutes: readonly LegacyRouteDoc[] = [
+  ...healthRouteDocs,
+  ...teamsRouteDocs,
+  ...serviceAccountsRouteDocs,
+  ...dashboardsRouteDocs,
+  ...searchRouteDocs,
+  ...starsRouteDocs,
+];

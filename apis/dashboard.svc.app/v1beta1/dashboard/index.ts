@@ -19,5 +19,6 @@ export const dashboardKind = {
   keepsHistory: true,
   internalIds: true,
   access: { resource: 'dashboards' },
+  search: { title: (d) => d.spec.title, tags: (d) => d.spec.tags ?? [] },
   printerColumns: [{ name: 'Title', type: 'string', jsonPath: '.spec.title' }],
 } satisfies KindRegistration<DashboardSpec>;

@@ -21,5 +21,6 @@ export const folderKind = {
   conflictError: () => new StatusError(412, 'Conflict', 'the folder has been changed by someone else', undefined, 'version-mismatch'),
   internalIds: true,
   access: { resource: 'folders' },
+  search: { title: (f) => f.spec.title },
   printerColumns: [{ name: 'Title', type: 'string', jsonPath: '.spec.title' }],
 } satisfies KindRegistration<FolderSpec>;

@@ -1,0 +1,73 @@
+import { type Request, Router } from 'express';
+import { dashboardKind, folderKind } from '../../apis';
+import { anyKind, type KindRegistration } from '../../pkg/meta';
+import type { Registry, RequestContext, SearchResult } from '../../pkg/registry';
+import { requestContext } from '../../pkg/server/request-context';
+import { starsOf } from '../../pkg/stars/stars';
+import { type FolderRef, type HitType, parseSearchParams, type SearchParams, toHit } from './search-conversions';
+
+const folders = anyKind(folderKind);
+const dashboards = anyKind(dashboardKind);
+
+const hitType = (kind: KindRegistration): HitType => (kind.isFolder ? 'dash-folder' : 'dash-db');
+
+/** The kinds a search reads, folders first (the anchor lists folders first when no sort is asked). */
+function kindsOf(p: SearchParams): KindRegistration[] {
+  if (p.starred) return p.type === 'dash-folder' ? [] : [dashboards];
+  if (p.type === 'dash-db') return [dashboards];
+  if (p.type === 'dash-folder') return [folders];
+  return [folders, dashboards];
+}
+
+/** The names a search is limited to: `dashboardUIDs`, and with `starred` the caller's starred dashboards. */
+function namesOf(p: SearchParams, starred: readonly string[]): string[] | undefined {
+  if (!p.starred) return p.dashboardUIDs;
+  return p.dashboardUIDs ? starred.filter((n) => p.dashboardUIDs!.includes(n)) : [...starred];
+}
+
+/** The folders the hits are in, by uid: read from the index as the server (a hit's folder title shows even when hidden). */
+async function foldersOf(registry: Registry, ctx: RequestContext, hits: readonly SearchResult[]): Promise<Map<string, FolderRef>> {
+  const names = [...new Set(hits.map((h) => h.folder).filter((f) => f !== ''))];
+  if (names.length === 0) return new Map();
+  const found = await registry.search({ ...ctx, access: undefined }, { kinds: [folders], names, order: 'asc', offset: 0, limit: names.length });
+  return new Map(found.map((f) => [f.key.name, { id: f.internalId, uid: f.key.name, title: f.title }]));
+}
+
+/**
+ * `GET /api/search`: folders and dashboards of the caller's org that it may see, from the registry's search index
+ * (pkg/registry/search.ts), as the anchor's hit list.
+ */
+export function legacySearchRouter(registry: Registry): Router {
+  const router = Router();
+  const stars = starsOf(registry.storage);
+
+  router.get('/api/search', async (req: Request, res) => {
+    const p = parseSearchParams(req.query as Record<string, unknown>);
+    const ctx = requestContext(req);
+    const starred = await stars.starredNames(req.user!, dashboards);
+    const hits = await registry.search(ctx, {
+      kinds: kindsOf(p),
+      title: p.query || undefined,
+      tags: p.tags.length ? p.tags : undefined,
+      folders: p.folderUIDs,
+      names: namesOf(p, starred),
+      order: p.sort === 'alpha-desc' ? 'desc' : 'asc',
+      groupByKind: p.sort === undefined,
+      verb: p.permission === 'Edit' ? 'write' : 'read',
+      offset: (p.page - 1) * p.limit,
+      limit: p.limit,
+    });
+    const inFolders = await foldersOf(registry, ctx, hits);
+    const isStarred = new Set(starred);
+    res.json(
+      hits.map((h) =>
+        toHit(
+          { type: hitType(h.kind), name: h.key.name, title: h.title, tags: h.tags, internalId: h.internalId },
+          !h.kind.isFolder && isStarred.has(h.key.name),
+          inFolders.get(h.folder),
+        ),
+      ),
+    );
+  });
+  return router;
+}

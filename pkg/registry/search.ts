@@ -1,0 +1,113 @@
+import { type KindRegistration, Labels, type Resource } from '../meta';
+import type { SearchFields, SearchHit, SearchPosition, Storage } from '../../storage';
+import type { RequestContext } from './context';
+import { typeOf } from './folder-tree';
+
+/**
+ * Search over the kinds that declare `search` (KindRegistration.search): storage keeps their index, this module
+ * pages it for one caller, keeping only what the caller may read.
+ */
+
+/** What a search asks for; every condition given must hold. */
+export interface SearchRequest {
+  /** The searchable kinds to search; others are ignored. */
+  kinds: readonly KindRegistration[];
+  /** Case-insensitive substring of the title. */
+  title?: string;
+  /** Hits carry every one of these tags. */
+  tags?: readonly string[];
+  /** Hits are in one of these folders ('' = the root). */
+  folders?: readonly string[];
+  /** Hits have one of these names. */
+  names?: readonly string[];
+  /** Title order. */
+  order: 'asc' | 'desc';
+  /** Hits of each kind come before the next kind's (in `kinds` order) instead of being merged by title. */
+  groupByKind?: boolean;
+  /** The verb the caller needs on each hit (default `read`): `<access.resource>:<verb>`. */
+  verb?: 'read' | 'write';
+  /** Visible hits to skip (earlier pages). */
+  offset: number;
+  limit: number;
+}
+
+export interface SearchResult extends SearchHit {
+  kind: KindRegistration;
+}
+
+/** Index rows read per round trip while a page is being filled: denied hits make a page read more than it shows. */
+const MIN_BATCH = 100;
+const MAX_BATCH = 5000;
+
+/**
+ * An object's row in the search index, or undefined when its kind is not searchable.
+ *
+ * @example searchFieldsOf(dashboardKind, dashboard); // { title: 'API latency', tags: ['prod'], internalId: 7 }
+ */
+export function searchFieldsOf(kind: KindRegistration, obj: Resource): SearchFields | undefined {
+  if (!kind.search) return undefined;
+  const tags = kind.search.tags?.(obj) ?? [];
+  return {
+    title: kind.search.title(obj),
+    tags: tags.filter((t): t is string => typeof t === 'string'),
+    internalId: Number(obj.metadata.labels?.[Labels.deprecatedInternalID] ?? 0) || 0,
+  };
+}
+
+/**
+ * The page of hits the caller may see: hits it may not read are dropped before paging, so page N holds the N-th
+ * `limit` visible hits, and a page is filled from further index rows when hits were dropped.
+ *
+ * @example
+ *   const hits = await searchVisible(storage, ctx, { kinds: [folderKind, dashboardKind], title: 'lat', order: 'asc', offset: 0, limit: 50 });
+ */
+export async function searchVisible(storage: Storage, ctx: RequestContext, req: SearchRequest): Promise<SearchResult[]> {
+  const kinds = req.kinds.filter((k) => k.search);
+  const sections = req.groupByKind ? kinds.map((k) => [k]) : [kinds];
+  const page = { skip: req.offset, out: [] as SearchResult[] };
+  for (const section of sections) {
+    await fillFrom(storage, ctx, req, section, page);
+    if (page.out.length >= req.limit) break;
+  }
+  return page.out;
+}
+
+/** Reads `section`'s hits in order into `page`, skipping `page.skip` visible ones first. */
+async function fillFrom(storage: Storage, ctx: RequestContext, req: SearchRequest, section: readonly KindRegistration[], page: { skip: number; out: SearchResult[] }) {
+  const byType = new Map(section.map((k) => [`${k.group}/${k.plural}`, k]));
+  let after: SearchPosition | undefined;
+  for (;;) {
+    const wanted = page.skip + req.limit - page.out.length;
+    const batch = Math.min(Math.max(wanted, MIN_BATCH), MAX_BATCH);
+    const { hits, more } = await storage.search({
+      namespace: ctx.namespace,
+      types: section.map(typeOf),
+      title: req.title,
+      tags: req.tags,
+      folders: req.folders,
+      names: req.names,
+      order: req.order,
+      after,
+      limit: batch,
+    });
+    const found = hits.map((h) => ({ ...h, kind: byType.get(`${h.key.group}/${h.key.resource}`)! }));
+    for (const hit of await visible(ctx, req.verb ?? 'read', found)) {
+      if (page.skip > 0) page.skip--;
+      else if (page.out.length < req.limit) page.out.push(hit);
+    }
+    if (!more || page.out.length >= req.limit) return;
+    after = hits[hits.length - 1].position;
+  }
+}
+
+/** The hits the caller may `verb`, in their order. Kinds without `access` are decided by the org role alone. */
+async function visible(ctx: RequestContext, verb: string, hits: readonly SearchResult[]): Promise<SearchResult[]> {
+  if (!ctx.access) return [...hits];
+  const allowed = new Set<SearchResult>();
+  for (const resource of new Set(hits.map((h) => h.kind.access?.resource))) {
+    const ofKind = hits.filter((h) => h.kind.access?.resource === resource);
+    const ok = resource ? await ctx.access.filter(`${resource}:${verb}`, ofKind, (h) => `${resource}:uid:${h.key.name}`) : ofKind;
+    for (const h of ok) allowed.add(h);
+  }
+  return hits.filter((h) => allowed.has(h));
+}

@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { type StarredItem, starsKind, type StarsSpec } from '../../apis/collections.svc.app/v1alpha1/stars';
+import { StatusError } from '../errors';
+import { anyKind, type KindRegistration, type Resource } from '../meta';
+import { Registry, type RequestContext } from '../registry';
+import { typeOf } from '../registry/folder-tree';
+import { nameProblem } from '../registry/names';
+import { namespaceOf } from '../server/namespaces';
+import type { Storage } from '../../storage';
+
+/** Whose stars: an identity (`user:<uid>`, `service-account:<uid>`) in the organization it acts in. */
+export interface StarOwner {
+  identity: string;
+  orgId: number;
+}
+
+/** How often a star is retried when another request created the user's stars object first. */
+const ATTEMPTS = 3;
+
+/**
+ * The name of an owner's stars object: the identity with '-' for ':' (`user-ab12cd`), or a digest when that is not
+ * a valid name.
+ *
+ * @example starsName('user:ab12cd'); // 'user-ab12cd'
+ */
+export function starsName(identity: string): string {
+  const plain = identity.replace(':', '-');
+  return nameProblem(plain) ? `h-${createHash('sha256').update(identity).digest('hex').slice(0, 38)}` : plain;
+}
+
+const sameObject = (kind: KindRegistration, name: string) => (i: StarredItem) =>
+  i.group === kind.group && i.resource === kind.plural && i.name === name;
+
+/**
+ * Stars, per user per organization, stored as one `Stars` object per user (apis/collections.svc.app). A star
+ * remembers the starred object's `metadata.uid`: once the object is deleted its star no longer counts, even if
+ * another object takes the same name.
+ *
+ * @example
+ *   const stars = starsOf(registry.storage);
+ *   await stars.star(req.user!, dashboardKind, dashboard);
+ *   meta.isStarred = await stars.isStarred(req.user!, dashboardKind, dashboard);
+ */
+export class Stars {
+  private readonly registry: Registry;
+
+  constructor(private readonly storage: Storage) {
+    this.registry = new Registry(storage, [anyKind(starsKind)], { nestedFolders: false });
+  }
+
+  private ctx(owner: StarOwner): RequestContext {
+    return { requester: { identity: owner.identity }, namespace: namespaceOf(owner.orgId), fieldManager: 'svc-stars' };
+  }
+
+  /** Everything the owner starred, deleted objects included. */
+  private async items(owner: StarOwner): Promise<StarredItem[]> {
+    const stored = await this.registry.get(this.ctx(owner), anyKind(starsKind), starsName(owner.identity)).catch(ignoreNotFound);
+    return (stored?.spec as StarsSpec | undefined)?.items ?? [];
+  }
+
+  /**
+   * Whether the owner starred this object (as stored: its `metadata.uid` must be the starred one).
+   *
+   * @example await starsOf(storage).isStarred(req.user!, dashboardKind, dashboard); // true
+   */
+  async isStarred(owner: StarOwner, kind: KindRegistration, obj: Resource): Promise<boolean> {
+    return (await this.items(owner)).some((i) => sameObject(kind, obj.metadata.name)(i) && i.uid === obj.metadata.uid);
+  }
+
+  /**
+   * The names of the objects of `kind` the owner starred that still exist, in the order they were starred.
+   *
+   * @example await starsOf(storage).starredNames(req.user!, dashboardKind); // ['api-latency', 'errors']
+   */
+  async starredNames(owner: StarOwner, kind: KindRegistration): Promise<string[]> {
+    const starred = (await this.items(owner)).filter((i) => i.group === kind.group && i.resource === kind.plural);
+    if (starred.length === 0) return [];
+    const page = await this.storage.list({ ...typeOf(kind), namespace: namespaceOf(owner.orgId), names: starred.map((i) => i.name) });
+    const live = new Map(page.items.map((s) => [s.key.name, (s.value as unknown as Resource).metadata.uid]));
+    return starred.filter((i) => live.get(i.name) === i.uid).map((i) => i.name);
+  }
+
+  /** Stars `obj` (a stored object of `kind`) for the owner; starring it again changes nothing. */
+  async star(owner: StarOwner, kind: KindRegistration, obj: Resource): Promise<void> {
+    const item: StarredItem = { group: kind.group, resource: kind.plural, name: obj.metadata.name, uid: obj.metadata.uid };
+    const name = starsName(owner.identity);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.registry.patch(this.ctx(owner), anyKind(starsKind), name, (current) => withItems(current, (items) => [...items.filter((i) => !sameObject(kind, item.name)(i)), item]));
+        return;
+      } catch (err) {
+        if (!isReason(err, 'NotFound')) throw err;
+      }
+      try {
+        await this.registry.create(this.ctx(owner), anyKind(starsKind), { metadata: { name }, spec: { items: [item] } });
+        return;
+      } catch (err) {
+        if (!isReason(err, 'AlreadyExists') || attempt >= ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  /** Removes the owner's star of the object of `kind` named `name`, if any. */
+  async unstar(owner: StarOwner, kind: KindRegistration, name: string): Promise<void> {
+    await this.registry
+      .patch(this.ctx(owner), anyKind(starsKind), starsName(owner.identity), (current) => withItems(current, (items) => items.filter((i) => !sameObject(kind, name)(i))))
+      .catch(ignoreNotFound);
+  }
+}
+
+const byStorage = new WeakMap<Storage, Stars>();
+
+/**
+ * The stars kept in `storage` (one instance per storage): what adapters call to answer `isStarred`.
+ *
+ * @example const starred = await starsOf(registry.storage).isStarred(req.user!, dashboardKind, dashboard);
+ */
+export function starsOf(storage: Storage): Stars {
+  let stars = byStorage.get(storage);
+  if (!stars) {
+    stars = new Stars(storage);
+    byStorage.set(storage, stars);
+  }
+  return stars;
+}
+
+function withItems(current: Resource, change: (items: StarredItem[]) => StarredItem[]): Resource {
+  const spec = current.spec as unknown as StarsSpec;
+  return { ...current, spec: { ...spec, items: change(spec.items) } } as Resource;
+}
+
+const isReason = (err: unknown, reason: string) => err instanceof StatusError && err.reason === reason;
+
+function ignoreNotFound(err: unknown): undefined {
+  if (isReason(err, 'NotFound')) return undefined;
+  throw err;
+}
