@@ -10,17 +10,14 @@ const dashboards = anyKind(dashboardKind);
 const dashboardNotFound = () => new StatusError(404, 'NotFound', 'Dashboard not found');
 
 /**
- * The dashboard a star request names, as the caller may read it: the anchor answers 404 "Dashboard not found"
- * for a dashboard it cannot find for the caller, whatever the reason.
+ * The dashboard a star request names, as the caller may read it (the registry checks): the anchor answers 404
+ * "Dashboard not found" for a dashboard it cannot find for the caller, whatever the reason.
  */
 async function readableDashboard(registry: Registry, req: Request, uid: string): Promise<Resource> {
-  const ctx = requestContext(req);
-  const dashboard = await registry.get(ctx, dashboards, uid).catch((err: unknown) => {
+  return registry.get(requestContext(req), dashboards, uid).catch((err: unknown) => {
     if (err instanceof StatusError && (err.code === 404 || err.code === 403)) throw dashboardNotFound();
     throw err;
   });
-  if (ctx.access && !(await ctx.access.can('dashboards:read', `dashboards:uid:${uid}`))) throw dashboardNotFound();
-  return dashboard;
 }
 
 /** The dashboard with a legacy numeric id (the deprecated routes), found by its `svc.app/deprecatedInternalID` label. */

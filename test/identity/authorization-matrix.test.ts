@@ -60,6 +60,13 @@ async function made(collection: string, name: string, spec: object): Promise<str
   return `${collection}/${name}`;
 }
 
+/** A root dashboard made by the server admin: its uid, or its legacy numeric id. */
+const dashboardUid = async (n: string) => (await made(DASHBOARDS, n, { title: 'D' }), n);
+async function dashboardId(n: string): Promise<string> {
+  const path = await made(DASHBOARDS, n, { title: 'D' });
+  return (await t.as.get(path)).body.metadata.labels['svc.app/deprecatedInternalID'] as string;
+}
+
 const playlistSpec = { title: 'P', interval: '5m', items: [] };
 const kinds = [
   { plural: 'folders', collection: FOLDERS, spec: { title: 'F' } },
@@ -121,6 +128,14 @@ const ROWS: Row[] = [
   { route: 'GET /api/user', call: () => ({ path: '/api/user' }), expect: userOnly() },
   { route: 'GET /api/user/orgs', call: () => ({ path: '/api/user/orgs' }), expect: userOnly() },
   { route: 'POST /api/user/using/:orgId', call: () => ({ path: '/api/user/using/1' }), expect: userOnly() },
+  // Stars of dashboards the caller may read (a root dashboard: Viewers read those by default).
+  { route: 'GET /api/user/stars', call: () => ({ path: '/api/user/stars' }), expect: orgRead() },
+  ...(['POST', 'DELETE'] as const).flatMap((verb): Row[] => [
+    { route: `${verb} /api/user/stars/dashboard/uid/:uid`, call: async ({ n }) => ({ path: `/api/user/stars/dashboard/uid/${await dashboardUid(n)}` }), expect: orgRead() },
+    { route: `${verb} /api/user/stars/dashboard/:id`, call: async ({ n }) => ({ path: `/api/user/stars/dashboard/${await dashboardId(n)}` }), expect: orgRead() },
+  ]),
+  // Search answers what the caller may see, possibly nothing.
+  { route: 'GET /api/search', call: () => ({ path: '/api/search?query=D' }), expect: orgRead() },
   // Server administration.
   { route: 'POST /api/admin/users', call: ({ n }) => ({ path: '/api/admin/users', body: { login: n, password: 'password1' } }), expect: serverAdmin() },
   { route: 'PUT /api/admin/users/:id/password', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/password`, body: { password: 'password2' } }), expect: serverAdmin() },
