@@ -5,6 +5,7 @@ import { StatusError } from '../../pkg/errors';
 import type { Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
 import { requestContext } from '../../pkg/server/request-context';
+import { starsOf } from '../../pkg/stars/stars';
 import {
   badRequestData,
   type DashboardRights,
@@ -115,8 +116,13 @@ export function legacyDashboardsRouter(deps: LegacyDashboardsDeps): Router {
   router.get('/api/dashboards/uid/:uid', async (req, res) => {
     const ctx = requestContext(req);
     const dashboard = await get(ctx, req.params.uid);
-    const [folder, rights, nameOf] = await Promise.all([folderInfo(registry, ctx, folderUidOf(dashboard)), rightsOf(req, dashboard.metadata.name), loginsOf(users)]);
-    res.json(toDashboardFullWithMeta(dashboard, { folder, rights, isStarred: false, nameOf }));
+    const [folder, rights, nameOf, isStarred] = await Promise.all([
+      folderInfo(registry, ctx, folderUidOf(dashboard)),
+      rightsOf(req, dashboard.metadata.name),
+      loginsOf(users),
+      starsOf(registry.storage).isStarred(req.user!, dashboardKind, dashboard),
+    ]);
+    res.json(toDashboardFullWithMeta(dashboard, { folder, rights, isStarred, nameOf }));
   });
 
   router.delete('/api/dashboards/uid/:uid', async (req, res) => {

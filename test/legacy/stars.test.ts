@@ -144,4 +144,20 @@ describe('isStarred for other adapters', () => {
     expect(await stars.isStarred(admin, anyKind(dashboardKind), dash)).toBe(true);
     expect(await stars.isStarred({ identity: 'user:admin', orgId: orgId }, anyKind(dashboardKind), dash)).toBe(false);
   });
+
+  it('feeds meta.isStarred of GET /api/dashboards/uid/:uid, per user', async () => {
+    const meta = async (auth?: [string, string]) => {
+      const req = auth ? t.anonymous.get('/api/dashboards/uid/b').auth(...auth) : t.as.get('/api/dashboards/uid/b');
+      const res = await req;
+      expect(res.status).toBe(200);
+      return res.body.meta.isStarred as boolean;
+    };
+    expect(await meta()).toBe(false);
+    await star('b').expect(200);
+    expect(await meta()).toBe(true);
+    await t.users!.setRole(SYSTEM, 1, (await t.users!.userByLoginOrEmail('viv'))!.id, 'Admin');
+    expect(await meta(['viv', 'password1'])).toBe(false);
+    await unstar('b').expect(200);
+    expect(await meta()).toBe(false);
+  });
 });
