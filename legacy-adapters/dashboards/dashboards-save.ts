@@ -39,7 +39,10 @@ async function targetById(registry: Registry, ctx: RequestContext, cmd: SaveDash
   const found = await findByInternalId(registry, ctx, dashboardKind, cmd.id);
   if (!found) throw dashboardNotFound();
   if (cmd.uid && cmd.uid !== found.metadata.name) {
-    const other = await registry.get(ctx, dashboardKind, cmd.uid).catch(() => undefined);
+    const other = await registry.get(ctx, dashboardKind, cmd.uid).catch((err: unknown) => {
+      if (err instanceof StatusError && err.code === 404) return undefined;
+      throw err;
+    });
     throw other ? nameExists() : dashboardNotFound();
   }
   return found.metadata.name;
