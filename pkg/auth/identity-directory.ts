@@ -23,7 +23,17 @@ export const SYSTEM: Requester = { identity: 'service:identity' };
 const LOGIN_KEY = 'svc.app/login-key';
 const EMAIL_KEY = 'svc.app/email-key';
 /** A label-safe digest of a login, email or name, compared case-insensitively. @example keyOf('Ana') === keyOf(' ana') */
-export const keyOf = (s: string) => createHash('sha256').update(s.trim().toLowerCase()).digest('hex').slice(0, 40);
+export const keyOf = (s: string) => labelKey(s.trim().toLowerCase());
+
+/**
+ * A label value standing for any string (label values are short and restricted): 40 hex digits of its sha256.
+ *
+ * @example
+ *   `svc.app/role-key=${labelKey(roleUid)}`
+ */
+export function labelKey(s: string): string {
+  return createHash('sha256').update(s).digest('hex').slice(0, 40);
+}
 
 /** How often an id is retried when another writer took it first. */
 const ID_ATTEMPTS = 10;
@@ -307,14 +317,20 @@ export class IdentityDirectory {
 
 const UID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** 14 random lower-case letters and digits, as the anchor's generated uids. */
+/**
+ * 14 random letters and digits, as the anchor's generated uids; the first is a letter, so a uid never reads as a
+ * numeric id (the legacy API takes either in a path).
+ *
+ * @example
+ *   randomUid(); // 'k3v9q0x1m2b7c4'
+ */
 export function randomUid(): string {
-  let s = '';
-  for (let i = 0; i < 14; i++) s += UID_ALPHABET[randomInt(UID_ALPHABET.length)];
+  let s = UID_ALPHABET[randomInt(26)];
+  for (let i = 1; i < 14; i++) s += UID_ALPHABET[randomInt(UID_ALPHABET.length)];
   return s;
 }
 
-/** For `.catch()`: a 404 is what the caller wanted anyway; anything else is rethrown. */
+/** Rethrows anything but a 404: for deletes of what may already be gone. */
 export function ignoreNotFound(err: unknown): void {
   if (!(err instanceof StatusError && err.code === 404)) throw err;
 }

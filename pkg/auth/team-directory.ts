@@ -1,4 +1,3 @@
-import { createHash, randomInt } from 'node:crypto';
 import { teamBindingKind, teamKind } from '../../apis';
 import type { TeamSpec } from '../../apis/iam.svc.app/v0alpha1/team';
 import type { TeamBindingSpec, TeamPermission } from '../../apis/iam.svc.app/v0alpha1/teambinding';
@@ -8,7 +7,7 @@ import type { Requester, RequestContext } from '../registry';
 import { namespaceOf } from '../server/namespaces';
 import type { TeamMembership } from './access-control';
 import type { PermissionSource } from './authorizer';
-import { type IdentityDirectory, type StoredUser, SYSTEM } from './identity-directory';
+import { type IdentityDirectory, ignoreNotFound, keyOf, randomUid, type StoredUser, SYSTEM } from './identity-directory';
 import type { Permission, Subject } from './permissions';
 
 export type { TeamPermission } from '../../apis/iam.svc.app/v0alpha1/teambinding';
@@ -42,7 +41,6 @@ const NAME_KEY = 'svc.app/name-key';
 const TEAM_ID = 'svc.app/team-id';
 const USER_ID = 'svc.app/user-id';
 const USER_KEY = 'svc.app/user-key';
-const keyOf = (s: string) => createHash('sha256').update(s.trim().toLowerCase()).digest('hex').slice(0, 40);
 
 const TEAMS = anyKind(teamKind);
 const BINDINGS = anyKind(teamBindingKind);
@@ -259,17 +257,4 @@ export class TeamDirectory implements TeamMembership, PermissionSource {
     }
     return out;
   }
-}
-
-const UID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-/** 14 random letters and digits, as the anchor's generated uids, starting with a letter so it never reads as an id. */
-function randomUid(): string {
-  let s = UID_ALPHABET[randomInt(26)];
-  for (let i = 1; i < 14; i++) s += UID_ALPHABET[randomInt(UID_ALPHABET.length)];
-  return s;
-}
-
-function ignoreNotFound(err: unknown): void {
-  if (!(err instanceof StatusError && err.code === 404)) throw err;
 }
