@@ -3,6 +3,8 @@ import { dashboardKind } from './dashboard.svc.app/v1beta1/dashboard';
 import { folderKind } from './folder.svc.app/v1beta1/folder';
 import { orgKind } from './iam.svc.app/v0alpha1/org';
 import { orgMemberKind } from './iam.svc.app/v0alpha1/orgmember';
+import { roleKind } from './iam.svc.app/v0alpha1/role';
+import { roleBindingKind } from './iam.svc.app/v0alpha1/rolebinding';
 import { serviceAccountKind } from './iam.svc.app/v0alpha1/serviceaccount';
 import { serviceAccountTokenKind } from './iam.svc.app/v0alpha1/serviceaccounttoken';
 import { teamKind } from './iam.svc.app/v0alpha1/team';
@@ -10,15 +12,28 @@ import { teamBindingKind } from './iam.svc.app/v0alpha1/teambinding';
 import { userKind } from './iam.svc.app/v0alpha1/user';
 import { playlistKind } from './playlist.svc.app/v1/playlist';
 
-export { dashboardKind, folderKind, orgKind, orgMemberKind, playlistKind, serviceAccountKind, serviceAccountTokenKind, teamBindingKind, teamKind, userKind };
+export {
+  dashboardKind,
+  folderKind,
+  orgKind,
+  orgMemberKind,
+  playlistKind,
+  roleBindingKind,
+  roleKind,
+  serviceAccountKind,
+  serviceAccountTokenKind,
+  teamBindingKind,
+  teamKind,
+  userKind,
+};
 
 /** Every kind the server serves. Adding a kind is its folder plus one line here. */
 export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind)];
 
 /**
- * The identity kinds (users, organizations, memberships, teams, service accounts and their tokens): stored by their
- * own registry whatever the feature toggles say, and not (yet) served under /apis — the legacy /api endpoints are
- * their clients.
+ * The identity kinds (users, organizations, memberships, teams, custom roles, service accounts and their tokens):
+ * stored by their own registry whatever the feature toggles say, and not (yet) served under /apis — the legacy /api
+ * endpoints are their clients.
  */
 export const identityKinds: readonly KindRegistration[] = [
   anyKind(userKind),
@@ -28,4 +43,6 @@ export const identityKinds: readonly KindRegistration[] = [
   anyKind(teamBindingKind),
   anyKind(serviceAccountKind),
   anyKind(serviceAccountTokenKind),
+  anyKind(roleKind),
+  anyKind(roleBindingKind),
 ];

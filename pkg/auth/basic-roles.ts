@@ -93,6 +93,17 @@ const ADMIN: readonly Grant[] = [
   ['teams:delete', 'teams:*'],
   ['teams.permissions:read', 'teams:*'],
   ['teams.permissions:write', 'teams:*'],
+  // fixed:roles:reader, fixed:roles:writer: custom roles and their assignments, in the org (enterprise endpoints only).
+  // `permissions:type:delegate`: only roles whose permissions the caller holds itself (no escalation).
+  ['roles:read', 'roles:*'],
+  ['roles:write', 'permissions:type:delegate'],
+  ['roles:delete', 'permissions:type:delegate'],
+  ['users.roles:read', 'users:*'],
+  ['users.roles:add', 'permissions:type:delegate'],
+  ['users.roles:remove', 'permissions:type:delegate'],
+  ['teams.roles:read', 'teams:*'],
+  ['teams.roles:add', 'permissions:type:delegate'],
+  ['teams.roles:remove', 'permissions:type:delegate'],
   // fixed:serviceaccounts:writer
   ['serviceaccounts:create', ''],
   ['serviceaccounts:read', 'serviceaccounts:*'],

@@ -13,6 +13,8 @@ import { legacyDashboardsRouter } from '../../legacy-adapters/dashboards/dashboa
 import { legacyOrgsRouter } from '../../legacy-adapters/orgs/orgs-routes';
 import { legacyTeamsRouter } from '../../legacy-adapters/teams/teams-routes';
 import { legacyServiceAccountsRouter } from '../../legacy-adapters/serviceaccounts/serviceaccounts-routes';
+import { customRolesRouter, userPermissionsRouter } from '../../legacy-adapters/access-control/access-control-routes';
+import { RoleDirectory } from '../auth/role-directory';
 import { legacyUsersRouter } from '../../legacy-adapters/users/users-routes';
 import { legacySearchRouter } from '../../legacy-adapters/search/search-routes';
 import { legacyStarsRouter } from '../../legacy-adapters/stars/stars-routes';
@@ -51,6 +53,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   // (the database was down at start-up).
   const users = new IdentityDirectory(deps.storage);
   const teams = new TeamDirectory(users);
+  // Custom roles exist in the enterprise edition only: elsewhere no role source, and their endpoints are 404.
+  const roles = deps.config.server.edition === 'enterprise' ? new RoleDirectory(users, teams) : undefined;
   const { admin_user, admin_password, admin_email } = deps.config.security;
   let bootstrapping: Promise<void> | undefined;
   const identityReady = () =>
@@ -74,7 +78,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(['/apis', '/api', '/openapi'], authenticate({ bearer: bearerStrategy({ accounts, ready: identityReady }), basic: basicStrategy({ users, ready: identityReady }) }));
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users));
-  const access = new AccessControl({ registry: deps.registry, teams, sources: [teams] });
+  const access = new AccessControl({ registry: deps.registry, teams, sources: [teams], roles });
   app.use(['/api', '/apis'], attachAccess(access));
   // JSON, the +json patch types, and bodies without a Content-Type (kubectl create --raw sends none).
   const isJson = (req: { headers: Record<string, unknown> }) => {
@@ -98,6 +102,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(legacyDashboardsRouter({ registry: deps.registry, users, minRefreshInterval: deps.config.dashboards.min_refresh_interval }));
   app.use(legacySearchRouter(deps.registry));
   app.use(legacyStarsRouter(deps.registry));
+  app.use(userPermissionsRouter(access));
+  if (roles) app.use(customRolesRouter(users, teams, roles));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });

@@ -136,6 +136,8 @@ const ROWS: Row[] = [
   ]),
   // Search answers what the caller may see, possibly nothing.
   { route: 'GET /api/search', call: () => ({ path: '/api/search?query=D' }), expect: orgRead() },
+  // Whoever acts in org 1 (a service account too) may ask what it holds there.
+  { route: 'GET /api/access-control/user/permissions', call: () => ({ path: '/api/access-control/user/permissions' }), expect: orgRead() },
   // Server administration.
   { route: 'POST /api/admin/users', call: ({ n }) => ({ path: '/api/admin/users', body: { login: n, password: 'password1' } }), expect: serverAdmin() },
   { route: 'PUT /api/admin/users/:id/password', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/password`, body: { password: 'password2' } }), expect: serverAdmin() },

@@ -1,4 +1,5 @@
 import { z, type ZodType } from 'zod';
+import { accessControlRouteDocs } from '../../../legacy-adapters/access-control/access-control-route-docs';
 import { serviceAccountsRouteDocs } from '../../../legacy-adapters/serviceaccounts/serviceaccounts-route-docs';
 import { dashboardsRouteDocs } from '../../../legacy-adapters/dashboards/dashboards-route-docs';
 import { teamsRouteDocs } from '../../../legacy-adapters/teams/teams-route-docs';
@@ -95,4 +96,5 @@ export const legacyRoutes: readonly LegacyRouteDoc[] = [
   ...dashboardsRouteDocs,
   ...searchRouteDocs,
   ...starsRouteDocs,
+  ...accessControlRouteDocs,
 ];
