@@ -69,6 +69,23 @@ describe('POST /api/dashboards/db', () => {
     expect(forced.body).toMatchObject({ uid: 'upd', version: 3 });
   });
 
+  it('of concurrent saves made on one version exactly one wins; of concurrent creates of one uid exactly one', async () => {
+    const created = (await save({ dashboard: { uid: 'race', title: 'R0' } })).body;
+    const saves = await Promise.all([1, 2, 3, 4, 5].map((i) => save({ dashboard: { id: created.id, uid: 'race', title: `R${i}`, version: 1 } })));
+    expect(saves.map((r) => r.status).sort()).toEqual([200, 412, 412, 412, 412]);
+    const winner = saves.find((r) => r.status === 200)!;
+    expect(saves.filter((r) => r.status === 412).every((r) => r.body.status === 'version-mismatch')).toBe(true);
+    expect((await t.as.get('/api/dashboards/uid/race')).body.dashboard).toMatchObject({ version: 2, title: (await t.as.get(`${DASHBOARDS}/race`)).body.spec.title });
+    expect(winner.body.version).toBe(2);
+
+    const creates = await Promise.all([1, 2, 3].map((i) => save({ dashboard: { id: null, uid: 'race-new', title: `N${i}` } })));
+    expect(creates.map((r) => [r.status, r.body.status]).sort()).toEqual([
+      [200, 'success'],
+      [412, 'name-exists'],
+      [412, 'name-exists'],
+    ]);
+  });
+
   it('answers 404 for an unknown id and 412 name-exists when id and uid name different dashboards', async () => {
     const missing = await save({ dashboard: { id: 99999, title: 'Nobody' } });
     expect(missing.status).toBe(404);
