@@ -1,7 +1,7 @@
 import { type Request, Router } from 'express';
 import { ORG_ROLES } from '../../apis/iam.svc.app/v0alpha1/orgmember';
-import { accessDenied } from '../../pkg/auth/authorizer';
 import { type OrgRole, roleIncludes } from '../../pkg/auth/permissions';
+import { requireAccess } from '../../pkg/auth/require-access';
 import { hasExpired, type ServiceAccountChange, type ServiceAccounts, serviceAccountNotFound, type StoredServiceAccount } from '../../pkg/auth/service-accounts';
 import { StatusError } from '../../pkg/errors';
 import { type SearchOrgServiceAccountsResult, toServiceAccountDTO, toServiceAccountProfileDTO, toTokenDTO } from './serviceaccounts-conversions';
@@ -49,11 +49,7 @@ function disabledOf(b: Record<string, unknown>): boolean | undefined {
 }
 
 /** The anchor's RBAC check: `serviceaccounts:<verb>` on `serviceaccounts:id:<id>` (or on any, without an id). */
-async function authorize(req: Request, action: string, id?: string): Promise<void> {
-  if (!(await req.access!.can(action, id === undefined ? '' : `serviceaccounts:id:${id}`))) {
-    throw new StatusError(403, 'Forbidden', accessDenied(action).message);
-  }
-}
+const authorize = (req: Request, action: string, id?: string) => requireAccess(req, action, id === undefined ? '' : `serviceaccounts:id:${id}`);
 
 const queryInt = (v: unknown, fallback: number) => (typeof v === 'string' && /^[0-9]{1,9}$/.test(v) && Number(v) > 0 ? Number(v) : fallback);
 const queryBool = (v: unknown) => v === 'true' || v === '1';

@@ -1,5 +1,6 @@
 import { type Request, Router } from 'express';
 import type { IdentityDirectory, StoredUser } from '../../pkg/auth/identity-directory';
+import { isServiceAccount } from '../../pkg/auth/org-access';
 import { requireAccess } from '../../pkg/auth/require-access';
 import { type StoredTeam, type TeamDirectory, teamNotFound, teamScope } from '../../pkg/auth/team-directory';
 import { StatusError } from '../../pkg/errors';
@@ -83,7 +84,9 @@ export function legacyTeamsRouter(users: IdentityDirectory, teams: TeamDirectory
   router.get('/api/teams/:teamId', async (req, res) => {
     const team = await teamOf(req, 'teams:read');
     const members = await teams.membersOf(team.orgId, team.id);
-    res.json(toTeamDTO(team, members.length, members.find((m) => m.userId === req.user!.userId)?.permission));
+    // A service account's numeric id is not a user's: it is no member, whoever has the same number.
+    const me = isServiceAccount(req.user!) ? undefined : members.find((m) => m.userId === req.user!.userId);
+    res.json(toTeamDTO(team, members.length, me?.permission));
   });
 
   router.put('/api/teams/:teamId', async (req, res) => {

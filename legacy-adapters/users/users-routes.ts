@@ -24,10 +24,10 @@ function requireServerAdmin(req: Request): void {
 
 /**
  * The signed-in *user's* endpoints: a service account is no user (its numeric id is not a user's), so these answer
- * it 403 rather than reading or changing the user that happens to have the same number.
+ * it the anchor's 403 rather than reading or changing the user that happens to have the same number.
  */
 function requireUser(req: Request): void {
-  if (isServiceAccount(req.user!)) throw permissionDeniedError();
+  if (isServiceAccount(req.user!)) throw new StatusError(403, 'Forbidden', 'Endpoint only available for users');
 }
 
 export function object(body: unknown): Record<string, unknown> {

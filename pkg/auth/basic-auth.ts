@@ -12,7 +12,10 @@ export interface Identity {
   /** `user:<uid>`, as written to svc.app/createdBy. */
   identity: string;
   login: string;
-  /** The numeric id of the legacy API. */
+  /**
+   * The numeric id of the legacy API. For a service account (`service-account:<uid>`) it is the service account's
+   * id, never a user's: check `isServiceAccount` (org-access.ts) before reading a user or membership by it.
+   */
   userId: number;
   /** The organization the request acts in: the user's current one, or the one `X-Svc-Org-Id` selects. */
   orgId: number;

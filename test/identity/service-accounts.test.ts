@@ -39,6 +39,7 @@ const bearer = (key: string) => ({
   get: (p: string) => t.anonymous.get(p).set('Authorization', `Bearer ${key}`),
   post: (p: string) => t.anonymous.post(p).set('Authorization', `Bearer ${key}`),
   put: (p: string) => t.anonymous.put(p).set('Authorization', `Bearer ${key}`),
+  delete: (p: string) => t.anonymous.delete(p).set('Authorization', `Bearer ${key}`),
 });
 
 /** What is stored of service accounts and tokens, as the admin sees it, to show a failed request changed nothing. */
@@ -241,13 +242,18 @@ describe('what a service account may never do', () => {
       ['set password', () => bearer(key).put('/api/admin/users/1/password').send({ password: 'hijacked1' })],
       ['list orgs', () => bearer(key).get('/api/orgs')],
       ['create org', () => bearer(key).post('/api/orgs').send({ name: 'SA org' })],
-      ['act as the user of the same number', () => bearer(key).get('/api/user')],
-      ['switch org', () => bearer(key).post('/api/user/using/1')],
+      ['delete a user', () => bearer(key).delete('/api/admin/users/1')],
     ];
     for (const [label, call] of calls) {
       const res = await call();
       expect([label, res.status, res.body]).toEqual([label, 403, { message: 'Permission denied' }]);
     }
+    // Nor is it a user: the signed-in user's endpoints are not its (not the user that has the same number).
+    for (const call of [() => bearer(key).get('/api/user'), () => bearer(key).get('/api/user/orgs'), () => bearer(key).post('/api/user/using/1')]) {
+      const res = await call();
+      expect([res.status, res.body]).toEqual([403, { message: 'Endpoint only available for users' }]);
+    }
+    expect((await t.as.get('/api/user')).body).toMatchObject({ id: 1, login: 'admin' });
     expect((await t.users!.userByLoginOrEmail('sa-made'))).toBeUndefined();
     expect((await t.as.get('/api/orgs')).body.map((o: { name: string }) => o.name)).not.toContain('SA org');
   });
@@ -276,6 +282,23 @@ describe('what a service account may never do', () => {
     expect((await t.as.post(`${SA}/${foreign.id}/tokens`).send({ name: 'from-org-1' })).status).toBe(404);
     expect((await t.as.delete(`${SA}/${foreign.id}`)).status).toBe(404);
     expect((await bearer(key).get(`/apis/folder.svc.app/v1beta1/namespaces/org-${orgId}/folders`)).status).toBe(200);
+  });
+
+  it('is never taken for the user that has the same number (a team it is no member of)', async () => {
+    await createServiceAccount({ name: 'Number one' }); // so that this one's number is not the admin's (1)
+    const sa = await createServiceAccount({ name: 'Same number', role: 'Admin' });
+    const { key } = await createToken(sa.id);
+    // The user whose number is the service account's: an existing one, else one made with that number.
+    const sameId = (await t.users!.userById(sa.id)) ?? (await t.users!.createUser(SYSTEM, { login: `user-${sa.id}`, password: 'password1' }, sa.id));
+    expect(sameId.id).toBe(sa.id);
+    await t.users!.setRole(SYSTEM, 1, sameId.id, 'Viewer');
+    const team = await t.as.post('/api/teams').send({ name: `team-of-${sa.id}` });
+    expect(team.status).toBe(200);
+    expect((await t.as.post(`/api/teams/${team.body.teamId}/members`).send({ userId: sameId.id })).status).toBe(200);
+    expect((await t.as.put(`/api/teams/${team.body.teamId}/members/${sameId.id}`).send({ permission: 4 })).status).toBe(200);
+    const seen = await bearer(key).get(`/api/teams/${team.body.teamId}`);
+    expect(seen.status).toBe(200);
+    expect(seen.body).toMatchObject({ id: team.body.teamId, memberCount: 2, permission: 0 });
   });
 
   it('is managed only by org admins: an Editor user gets the RBAC 403', async () => {
