@@ -1,5 +1,6 @@
 import { StatusError } from '../../pkg/errors';
 import type { Resource } from '../../pkg/meta';
+import { nameOf, storedDashboard as stored } from '../../test/fixtures/legacy-dashboard';
 import {
   durationMs,
   fromDashboardFullWithMeta,
@@ -12,37 +13,11 @@ import {
   toSaveCommand,
   toTagCloud,
   toUpdatedDashboard,
-  toVersionMeta,
   withMinRefresh,
 } from './dashboards-conversions';
 import { toLegacyError } from './dashboards-errors';
 import { homeDashboard } from './home-dashboard';
 
-const stored: Resource = {
-  apiVersion: 'dashboard.svc.app/v1beta1',
-  kind: 'Dashboard',
-  metadata: {
-    name: 'abc',
-    namespace: 'default',
-    uid: 'u-1',
-    resourceVersion: '1700000000000123',
-    generation: 3,
-    creationTimestamp: '2026-01-01T00:00:00Z',
-    labels: { 'svc.app/deprecatedInternalID': '7', team: 'a' },
-    annotations: {
-      'svc.app/folder': 'ops',
-      'svc.app/message': 'tuned',
-      'svc.app/createdBy': 'user:u1',
-      'svc.app/updatedBy': 'user:u2',
-      'svc.app/updatedTimestamp': '2026-01-02T00:00:00Z',
-      other: 'kept',
-    },
-  },
-  spec: { title: 'API: latency', tags: ['prod'], uid: 'abc', version: 3 },
-};
-
-const names: Record<string, string> = { 'user:u1': 'ana', 'user:u2': 'bo' };
-const nameOf = (identity: string) => names[identity] ?? 'Anonymous';
 
 describe('save command', () => {
   it('round-trips a stored dashboard through the command a client would re-send', () => {
@@ -137,25 +112,6 @@ describe('responses', () => {
     expect(fromDashboardFullWithMeta(dto)).toEqual({ name: 'abc', folderUid: 'ops', generation: 3, spec: { title: 'API: latency', tags: ['prod'] } });
     const atRoot = toDashboardFullWithMeta(stored, { folder: GENERAL_FOLDER, rights, isStarred: false, nameOf });
     expect(atRoot.meta).toMatchObject({ folderId: 0, folderUid: '', folderTitle: 'General', folderUrl: '' });
-  });
-
-  it('shows a version of the history as its record, with data on request', () => {
-    const v = toVersionMeta(stored, nameOf, true);
-    expect(v).toEqual({
-      id: 1700000000000123,
-      dashboardId: 7,
-      uid: 'abc',
-      parentVersion: 2,
-      restoredFrom: 0,
-      version: 3,
-      created: '2026-01-02T00:00:00Z',
-      createdBy: 'bo',
-      message: 'tuned',
-      data: { title: 'API: latency', tags: ['prod'], id: 7, uid: 'abc', version: 3 },
-    });
-    const first = { ...stored, metadata: { ...stored.metadata, generation: 1, annotations: { 'svc.app/createdBy': 'user:gone' } } };
-    expect(toVersionMeta(first, nameOf)).toMatchObject({ parentVersion: 0, created: '2026-01-01T00:00:00Z', createdBy: 'Anonymous', message: '' });
-    expect(toVersionMeta(first, nameOf)).not.toHaveProperty('data');
   });
 
   it('counts tags once per dashboard, sorted by term', () => {

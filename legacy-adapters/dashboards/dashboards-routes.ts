@@ -14,17 +14,16 @@ import {
   GENERAL_FOLDER,
   legacyIdOf,
   parseSaveCommand,
-  restoreMessage,
   toDashboardFullWithMeta,
   toDeleteResponse,
   toPostDashboardResponse,
   toSaveCommand,
   toTagCloud,
-  toVersionMeta,
 } from './dashboards-conversions';
 import { versionNotFound } from './dashboards-errors';
 import { dashboardKind, folderKind, legacy, saveDashboard } from './dashboards-save';
 import { homeDashboard } from './home-dashboard';
+import { restoreMessage, toVersionMeta } from './versions-conversions';
 
 export interface LegacyDashboardsDeps {
   registry: Registry;
