@@ -51,7 +51,13 @@ const serverSchema = z.object({
   min_tls_version: oneOf(['TLS1.2', 'TLS1.3'], 'TLS1.2').describe('oldest TLS version https accepts'),
   max_request_body_bytes: int(10485760, 1),
   shutdown_timeout_seconds: int(30, 0).describe('grace period for in-flight requests on SIGTERM'),
-  edition: oneOf(['oss', 'enterprise', 'cloud'], 'oss'),
+  edition: oneOf(['oss', 'enterprise', 'cloud'], 'oss').describe('cloud: bearer tokens only, org 1 is namespace stacks-<stack_id>; enterprise: custom roles'),
+  stack_id: z
+    .string()
+    .trim()
+    .regex(/^([0-9]{1,20})?$/, 'expected the numeric id of the stack')
+    .default('')
+    .describe("the cloud edition's stack (instance) id: organization 1 is namespace stacks-<stack_id>; required with edition=cloud"),
 });
 
 const databaseSchema = z.object({
@@ -140,6 +146,9 @@ export const configSchema = z
     log: logSchema.prefault({}),
   })
   .superRefine((c, ctx) => {
+    if (c.server.edition === 'cloud' && c.server.stack_id === '') {
+      ctx.addIssue({ code: 'custom', path: ['server', 'stack_id'], message: 'required with server.edition=cloud (organization 1 is namespace stacks-<stack_id>)' });
+    }
     // Both files, or neither: then the server makes (and afterwards reuses) a self-signed pair, as kube-apiserver does.
     if (c.server.protocol !== 'https' || (c.server.cert_file === '') === (c.server.cert_key === '')) return;
     const [missing, other] = c.server.cert_file === '' ? ['cert_file', 'cert_key'] : ['cert_key', 'cert_file'];

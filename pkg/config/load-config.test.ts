@@ -24,7 +24,7 @@ describe('defaults', () => {
     const c = loadConfig({ cwd: '/srv/app' });
     expect(c.server).toEqual({
       protocol: 'http', http_addr: '', http_port: 3000, root_url: 'http://localhost:3000/', cert_file: '', cert_key: '',
-      min_tls_version: 'TLS1.2', max_request_body_bytes: 10485760, shutdown_timeout_seconds: 30, edition: 'oss',
+      min_tls_version: 'TLS1.2', max_request_body_bytes: 10485760, shutdown_timeout_seconds: 30, edition: 'oss', stack_id: '',
     });
     expect(c.database).toEqual({ url: '', max_open_conn: 10, migration_lock_timeout_seconds: 60 });
     expect(c.registry).toEqual({ history_window_seconds: 3600, compaction_interval_seconds: 300, watch_poll_interval_ms: 100 });
@@ -124,7 +124,7 @@ describe('environment names', () => {
     expect(text).toMatch(/--server\.http_port\s+SVC_SERVER_HTTP_PORT\s+"3000"/);
     expect(text).toMatch(/--feature_toggles\.enable\s+SVC_FEATURE_TOGGLES_ENABLE\s+""/);
     expect(text).toMatch(/--log\.level\s+SVC_LOG_LEVEL\s+"info"\s+one of debug, info, warn, error/);
-    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(28);
+    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(29);
   });
 });
 

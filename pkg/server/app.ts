@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import type { Strategy } from 'passport';
 import type { Config } from '../config';
 import { authenticate } from '../auth/authenticate';
 import { basicStrategy } from '../auth/basic-auth';
@@ -27,7 +28,7 @@ import { apisRouter } from './apis-router';
 import type { BuildInfo } from './build-info';
 import { discoveryRouter, enabledAlphaFromToggles, versionRouter } from './discovery';
 import { healthRouter } from './health';
-import { type OrgDirectory, storedOrgs } from './namespaces';
+import { configureNamespaces, type OrgDirectory, storedOrgs } from './namespaces';
 import { keepRawBody } from './patch-handler';
 import { errorHandler } from './render-error';
 import { apisOpenApiRouter, legacyOpenApiRouter } from './openapi';
@@ -49,6 +50,9 @@ export interface AppDeps {
  */
 export function createApp(deps: AppDeps): { app: Express; setDraining(): void; watchHub: WatchHub; users: IdentityDirectory; identityReady(): Promise<void> } {
   let draining = false;
+  const cloud = deps.config.server.edition === 'cloud';
+  // Spec §9.3: in the cloud edition organization 1 is namespace stacks-<stack_id>.
+  configureNamespaces({ stackId: cloud ? deps.config.server.stack_id : undefined });
   // Org 1 and the configured admin are made to exist at once; requests wait for it, and retry it if it failed
   // (the database was down at start-up).
   const users = new IdentityDirectory(deps.storage);
@@ -75,7 +79,10 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   // Authenticate before reading bodies: a stranger's 10 MiB upload is refused unread.
   // Strategies are tried in order; the first that recognises the caller wins.
   const accounts = new ServiceAccounts(users.registry, deps.storage);
-  app.use(['/apis', '/api', '/openapi'], authenticate({ bearer: bearerStrategy({ accounts, ready: identityReady }), basic: basicStrategy({ users, ready: identityReady }) }));
+  // The cloud edition accepts bearer tokens only (spec §5.2): basic credentials are refused with 401.
+  const strategies: Record<string, Strategy> = { bearer: bearerStrategy({ accounts, ready: identityReady }) };
+  if (!cloud) strategies.basic = basicStrategy({ users, ready: identityReady });
+  app.use(['/apis', '/api', '/openapi'], authenticate(strategies));
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users));
   const access = new AccessControl({ registry: deps.registry, teams, sources: [teams], roles });
