@@ -11,6 +11,7 @@ import { teamKind } from './iam.svc.app/v0alpha1/team';
 import { teamBindingKind } from './iam.svc.app/v0alpha1/teambinding';
 import { userKind } from './iam.svc.app/v0alpha1/user';
 import { playlistKind } from './playlist.svc.app/v1/playlist';
+import { resourcePermissionKind } from './iam.svc.app/v0alpha1/resourcepermission';
 
 export {
   dashboardKind,
@@ -20,6 +21,7 @@ export {
   playlistKind,
   roleBindingKind,
   roleKind,
+  resourcePermissionKind,
   serviceAccountKind,
   serviceAccountTokenKind,
   teamBindingKind,
@@ -31,9 +33,9 @@ export {
 export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind)];
 
 /**
- * The identity kinds (users, organizations, memberships, teams, custom roles, service accounts and their tokens):
- * stored by their own registry whatever the feature toggles say, and not (yet) served under /apis — the legacy /api
- * endpoints are their clients.
+ * The identity kinds (users, organizations, memberships, teams, custom roles, service accounts and their tokens,
+ * managed permissions): stored by their own registry whatever the feature toggles say, and not (yet) served under
+ * /apis — the legacy /api endpoints are their clients.
  */
 export const identityKinds: readonly KindRegistration[] = [
   anyKind(userKind),
@@ -45,4 +47,5 @@ export const identityKinds: readonly KindRegistration[] = [
   anyKind(serviceAccountTokenKind),
   anyKind(roleKind),
   anyKind(roleBindingKind),
+  anyKind(resourcePermissionKind),
 ];

@@ -1,10 +1,11 @@
 import type { RequestHandler } from 'express';
 import { Annotations, type KindRegistration, type Resource } from '../meta';
-import type { AccessCheck, Registry, RequestContext } from '../registry';
+import type { AccessCheck, AccessObject, Registry, RequestContext } from '../registry';
 import { namespaceOf } from '../server/namespaces';
 import { Authorizer, type FolderTree, type ManagedPermissionSource, type PermissionSource, type RoleSource } from './authorizer';
 import type { Identity } from './basic-auth';
-import type { Subject } from './permissions';
+import { defaultPermissionItems, type Subject } from './permissions';
+import type { StoredPermissions } from './stored-permissions';
 
 /** The teams a user belongs to in an org (teams feed managed permissions and custom roles). */
 export interface TeamMembership {
@@ -14,6 +15,9 @@ export interface TeamMembership {
 export interface AccessControlOptions {
   /** The registry of folders and dashboards: the folder tree is read from it. */
   registry: Registry;
+  /** Stored managed permissions: read by checks, written when callers create and delete folders and dashboards. */
+  permissions?: StoredPermissions;
+  /** Another source of managed permissions (tests); `permissions` is used when given. */
   managed?: ManagedPermissionSource;
   /** Enterprise custom roles. */
   roles?: RoleSource;
@@ -46,7 +50,7 @@ export class AccessControl {
   readonly authorizer: Authorizer;
 
   constructor(private readonly options: AccessControlOptions) {
-    this.authorizer = new Authorizer({ tree: registryFolderTree(options.registry), managed: options.managed, roles: options.roles, sources: options.sources });
+    this.authorizer = new Authorizer({ tree: registryFolderTree(options.registry), managed: options.permissions ?? options.managed, roles: options.roles, sources: options.sources });
   }
 
   /** The subject of an authenticated caller in the org it acts in. */
@@ -57,15 +61,37 @@ export class AccessControl {
     return { kind, uid, orgId: user.orgId, orgRole: user.orgRole ?? 'None', isServerAdmin: kind === 'user' && user.isServerAdmin, teamUids };
   }
 
-  /** The access check of one caller; the subject is worked out once, on first use. */
+  /**
+   * The access check of one caller; the subject is worked out once, on first use. Its hooks keep managed
+   * permissions with the objects: a folder or dashboard the caller creates gets the anchor's default items
+   * (`defaultPermissionItems`: creator Admin; at the root also Editor Edit and Viewer View), a deleted one loses
+   * its items. The registry calls them after its transaction commits, for every kind declaring `access`.
+   */
   forIdentity(user: Identity): AccessCheck {
     let subject: Promise<Subject> | undefined;
     const get = () => (subject ??= this.subjectOf(user));
+    const permissions = this.options.permissions;
+    const by = { identity: user.identity, login: user.login };
     return {
-      can: async (action, scope = '') => this.authorizer.can(await get(), action, scope),
-      filter: async (action, candidates, scopeOf) => this.authorizer.filter(await get(), action, candidates, scopeOf),
+      can: async (action, target = '') => this.authorizer.can(await get(), action, target),
+      filter: async (action, candidates, targetOf) => this.authorizer.filter(await get(), action, candidates, targetOf),
+      created: async (obj) => {
+        if (!permissions || !isGuarded(obj)) return;
+        const s = await get();
+        const creator = s.kind === 'anonymous' ? undefined : { kind: s.kind, uid: s.uid };
+        await permissions.replace(by, s.orgId, obj.resource, obj.name, defaultPermissionItems(obj.resource, obj.name, obj.folder, creator));
+      },
+      deleted: async (objects) => {
+        const guarded = objects.filter(isGuarded).map((o) => ({ resource: o.resource, uid: o.name }));
+        if (permissions && guarded.length) await permissions.remove(by, (await get()).orgId, guarded);
+      },
     };
   }
+}
+
+/** Folders and dashboards carry managed permissions; other kinds (playlists) do not. */
+function isGuarded(obj: AccessObject): obj is AccessObject & { resource: 'folders' | 'dashboards' } {
+  return obj.resource === 'folders' || obj.resource === 'dashboards';
 }
 
 /** Sets `req.access` from `req.user`: mount after authentication and organization selection. */

@@ -1,4 +1,5 @@
 import { accessDenied, Authorizer, permissionDenied, type FolderTree, type RoleSource } from './authorizer';
+import { ManagedGrants } from './grants';
 import {
   dashboardScope as dash,
   defaultPermissionItems,
@@ -66,7 +67,7 @@ function authorizer(extra: ManagedPermissionItem[] = [], custom: Record<string, 
       return assignees.flatMap((a) => custom[`${a.kind}:${a.uid}`] ?? []);
     },
   };
-  const authz = new Authorizer({ tree, managed: { itemsFor: async () => [...DEFAULTS, ...extra] }, roles });
+  const authz = new Authorizer({ tree, managed: { grantsFor: async () => ManagedGrants.of([...DEFAULTS, ...extra]) }, roles });
   return { authz, calls };
 }
 

@@ -1,14 +1,9 @@
-import { randomInt } from 'node:crypto';
+import type { AccessTarget } from '../registry/context';
 import { BASIC_ROLE_PERMISSIONS, SERVER_ADMIN_ONLY_ACTIONS, SERVER_ADMIN_PERMISSIONS } from './basic-roles';
-import {
-  folderScope,
-  GENERAL_FOLDER_UID,
-  managedPermissions,
-  scopeCovers,
-  type ManagedPermissionItem,
-  type Permission,
-  type Subject,
-} from './permissions';
+import { GrantIndex, granteeKeysOf, levelGrants, type ManagedGrants } from './grants';
+import { folderScope, GENERAL_FOLDER_UID, managedPermissions, type OrgRole, type Permission, type Subject } from './permissions';
+
+export { accessDenied, type AccessDeniedBody } from '../errors';
 
 /**
  * The one place that answers "may this caller do this": every endpoint declares the action and scope it needs
@@ -28,10 +23,10 @@ export interface FolderTree {
   folderOf(dashboardUid: string, orgId: number): Promise<string | undefined>;
 }
 
-/** Where managed folder/dashboard permission items come from (storage, later). */
+/** Where managed folder/dashboard permissions come from (pkg/auth/stored-permissions.ts stores them). */
 export interface ManagedPermissionSource {
-  /** Items of the subject's org that may concern it; a superset is fine, they are filtered again. */
-  itemsFor(subject: Subject): Promise<readonly ManagedPermissionItem[]>;
+  /** The managed permissions of an org, as of now. */
+  grantsFor(orgId: number): Promise<ManagedGrants>;
 }
 
 /** Who a custom role can be assigned to. */
@@ -84,20 +79,54 @@ class Resolution {
   }
 
   /**
-   * The scopes a request on `scope` can be granted through. A root dashboard inherits from `folders:uid:general`
-   * (as in the anchor); a folder does not, so `folders:create` on `general` creates root folders only (§5.6).
+   * The scopes a request on `target` can be granted through. A root dashboard inherits from `folders:uid:general`
+   * (as in the anchor); a folder does not, so `folders:create` on `general` creates root folders only (§5.6). A
+   * target that names its folder is not looked up.
    */
-  async expand(scope: string): Promise<string[]> {
-    if (scope.startsWith('dashboards:uid:') && !scope.endsWith('*')) {
-      const folder = await this.tree.folderOf(scope.slice('dashboards:uid:'.length), this.orgId);
-      return [scope, ...(await this.folderChain(folder))];
-    }
-    if (scope.startsWith('folders:uid:') && !scope.endsWith('*')) {
+  async expand(target: AccessTarget): Promise<string[]> {
+    const { scope, folder } = typeof target === 'string' ? { scope: target, folder: undefined } : target;
+    if (scope.endsWith('*')) return [scope];
+    if (scope.startsWith('folders:uid:')) {
       const uid = scope.slice('folders:uid:'.length);
       if (uid === GENERAL_FOLDER_UID) return [scope];
+      if (folder !== undefined) return [scope, ...(folder && folder !== GENERAL_FOLDER_UID ? await this.folderChain(folder) : [])];
       return [scope, ...(await this.ancestorsOf(uid)).map(folderScope)];
     }
+    if (folder !== undefined) return [scope, ...(await this.folderChain(folder))];
+    if (scope.startsWith('dashboards:uid:')) {
+      return [scope, ...(await this.folderChain(await this.tree.folderOf(scope.slice('dashboards:uid:'.length), this.orgId)))];
+    }
     return [scope];
+  }
+}
+
+/** What a subject holds, worked out once per check: its fixed permissions and, looked up when needed, managed ones. */
+class Grants {
+  private managed: Promise<ManagedGrants | undefined> | undefined;
+  private readonly grantees: string[];
+
+  constructor(
+    private readonly fixed: GrantIndex,
+    private readonly source: ManagedPermissionSource | undefined,
+    private readonly subject: Subject,
+  ) {
+    this.grantees = granteeKeysOf(subject);
+  }
+
+  private managedGrants(): Promise<ManagedGrants | undefined> {
+    return (this.managed ??= this.source ? this.source.grantsFor(this.subject.orgId) : Promise.resolve(undefined));
+  }
+
+  /** Whether the action is held on any scope. */
+  async holds(action: string): Promise<boolean> {
+    if (this.fixed.holds(action)) return true;
+    return (await this.managedGrants())?.holds(this.grantees, action) ?? false;
+  }
+
+  async covers(action: string, scope: string): Promise<boolean> {
+    if (this.fixed.covers(action, scope)) return true;
+    const level = (await this.managedGrants())?.levelOf(this.grantees, scope);
+    return level !== undefined && levelGrants(scope, level, action);
   }
 }
 
@@ -110,6 +139,9 @@ class Resolution {
  *   const visible = await authz.filter(subject, 'folders:read', folders, (f) => folderScope(f.uid));
  */
 export class Authorizer {
+  /** The fixed permissions of each role (× server admin), indexed once. */
+  private readonly fixed = new Map<string, GrantIndex>();
+
   constructor(private readonly options: AuthorizerOptions) {}
 
   /**
@@ -120,98 +152,96 @@ export class Authorizer {
    *   await authz.permissionsOf(viewer); // [{ action: 'folders:read', scope: 'folders:uid:general' }, …]
    */
   async permissionsOf(subject: Subject): Promise<Permission[]> {
-    const out: Permission[] = [...(BASIC_ROLE_PERMISSIONS[subject.orgRole] ?? [])];
-    const isUser = subject.kind === 'user';
-    if (isUser && subject.isServerAdmin) out.push(...SERVER_ADMIN_PERMISSIONS);
+    const out: Permission[] = [...this.fixedPermissions(subject), ...(await this.customPermissions(subject))];
     if (this.options.managed) {
-      out.push(...managedPermissions(await this.options.managed.itemsFor(subject), subject));
-    }
-    for (const source of this.options.sources ?? []) out.push(...(await source.permissionsFor(subject)));
-    if (this.options.roles && subject.kind !== 'anonymous') {
-      const assignees: Assignee[] = isUser
-        ? [{ kind: 'user', uid: subject.uid }, ...subject.teamUids.map((uid): Assignee => ({ kind: 'team', uid }))]
-        : [{ kind: 'service-account', uid: subject.uid }];
-      const custom = await this.options.roles.permissionsFor(subject.orgId, assignees);
-      // A service account cannot be made a server admin through a custom role either (§5.3).
-      out.push(...(isUser ? custom : custom.filter((p) => !SERVER_ADMIN_ONLY_ACTIONS.has(p.action))));
+      out.push(...managedPermissions([...(await this.options.managed.grantsFor(subject.orgId)).items()], subject));
     }
     return out;
   }
 
   /**
-   * Whether the subject may do `action` on `scope`. With an empty scope, holding the action on any scope is
+   * Whether the subject may do `action` on `target`. With an empty scope, holding the action on any scope is
    * enough (as in the anchor: `users:create`, or "may read some dashboards" for showing a menu).
    *
    * @example
    *   await authz.can(editor, 'folders:create', folderScope(undefined)); // true: root folders
    *   await authz.can(editor, 'folders:create', folderScope('f1')); // only with Edit on f1 or above
+   *   await authz.can(viewer, 'dashboards:read', { scope: dashboardScope('d1'), folder: 'f1' }); // folder known
    *   await authz.can(admin, 'users:create'); // false unless server admin
    */
-  async can(subject: Subject, action: string, scope = ''): Promise<boolean> {
-    const [allowed] = await this.filter(subject, action, [scope]);
+  async can(subject: Subject, action: string, target: AccessTarget = ''): Promise<boolean> {
+    const [allowed] = await this.filter(subject, action, [target], (t) => t);
     return allowed !== undefined;
   }
 
   /**
    * The candidates the subject may do `action` on, in their order: strings are scopes, anything else needs
-   * `scopeOf`. Folder lookups are shared across candidates.
+   * `targetOf`. Permissions are looked up once and folder lookups are shared across candidates.
    *
    * @example
    *   await authz.filter(viewer, 'dashboards:read', ['dashboards:uid:a', 'dashboards:uid:b']); // ['dashboards:uid:a']
    *   await authz.filter(viewer, 'folders:read', folders, (f) => folderScope(f.uid));
    */
   filter(subject: Subject, action: string, candidates: readonly string[]): Promise<string[]>;
-  filter<T>(subject: Subject, action: string, candidates: readonly T[], scopeOf: (c: T) => string): Promise<T[]>;
-  async filter<T>(
-    subject: Subject,
-    action: string,
-    candidates: readonly T[],
-    scopeOf?: (c: T) => string,
-  ): Promise<T[]> {
+  filter<T>(subject: Subject, action: string, candidates: readonly T[], targetOf: (c: T) => AccessTarget): Promise<T[]>;
+  async filter<T>(subject: Subject, action: string, candidates: readonly T[], targetOf?: (c: T) => AccessTarget): Promise<T[]> {
     if (candidates.length === 0) return [];
     if (subject.kind !== 'user' && SERVER_ADMIN_ONLY_ACTIONS.has(action)) return [];
-    const granted = (await this.permissionsOf(subject)).filter((p) => p.action === action).map((p) => p.scope);
-    if (granted.length === 0) return [];
+    const custom = await this.customPermissions(subject);
+    const fixed = custom.length ? new GrantIndex([...this.fixedPermissions(subject), ...custom]) : this.fixedIndex(subject);
+    const grants = new Grants(fixed, this.options.managed, subject);
+    if (!(await grants.holds(action))) return [];
     const resolution = new Resolution(this.options.tree, subject.orgId);
     const out: T[] = [];
     for (const candidate of candidates) {
-      const scope = scopeOf ? scopeOf(candidate) : String(candidate);
-      if (scope === '' || (await this.covered(granted, scope, resolution))) out.push(candidate);
+      const target = targetOf ? targetOf(candidate) : (candidate as AccessTarget);
+      if (await this.covered(grants, action, target, resolution)) out.push(candidate);
     }
     return out;
   }
 
-  private async covered(granted: readonly string[], scope: string, resolution: Resolution): Promise<boolean> {
-    // Most denials and wildcard grants are decided without looking at the folder tree.
-    if (granted.some((g) => scopeCovers(g, scope))) return true;
-    const inherited = await resolution.expand(scope);
-    return inherited.some((s) => granted.some((g) => scopeCovers(g, s)));
+  private async covered(grants: Grants, action: string, target: AccessTarget, resolution: Resolution): Promise<boolean> {
+    const scope = typeof target === 'string' ? target : target.scope;
+    if (scope === '') return true; // the action is held (checked by filter)
+    // Most grants (wildcards, the object's own items) are decided without looking at the folder tree.
+    if (await grants.covers(action, scope)) return true;
+    for (const s of (await resolution.expand(target)).slice(1)) {
+      if (await grants.covers(action, s)) return true;
+    }
+    return false;
   }
-}
 
-/** The anchor's RBAC 403 body. */
-export interface AccessDeniedBody {
-  title: 'Access denied';
-  message: string;
-  accessErrorId: string;
-}
+  private fixedPermissions(subject: Subject): readonly Permission[] {
+    const base = BASIC_ROLE_PERMISSIONS[subject.orgRole] ?? [];
+    return subject.kind === 'user' && subject.isServerAdmin ? [...base, ...SERVER_ADMIN_PERMISSIONS] : base;
+  }
 
-/**
- * The body of a 403 for a missing RBAC permission, with a fresh `ACE` + 10 digits id to find it in the logs.
- *
- * @example
- *   accessDenied('dashboards:write');
- *   // { title: 'Access denied', message: "You'll need additional permissions to perform this action.
- *   //   Permissions needed: dashboards:write", accessErrorId: 'ACE0123456789' }
- */
-export function accessDenied(action: string): AccessDeniedBody {
-  let digits = '';
-  for (let i = 0; i < 10; i++) digits += String(randomInt(10));
-  return {
-    title: 'Access denied',
-    message: `You'll need additional permissions to perform this action. Permissions needed: ${action}`,
-    accessErrorId: `ACE${digits}`,
-  };
+  private fixedIndex(subject: Subject): GrantIndex {
+    const admin = subject.kind === 'user' && subject.isServerAdmin;
+    const key = `${subject.orgRole as OrgRole}:${admin}`;
+    let idx = this.fixed.get(key);
+    if (!idx) this.fixed.set(key, (idx = new GrantIndex(this.fixedPermissions(subject))));
+    return idx;
+  }
+
+  /** What the subject holds beyond its role: permission sources (teams), enterprise custom roles. */
+  private async customPermissions(subject: Subject): Promise<readonly Permission[]> {
+    const out: Permission[] = [];
+    for (const source of this.options.sources ?? []) out.push(...(await source.permissionsFor(subject)));
+    return [...out, ...(await this.rolePermissions(subject))];
+  }
+
+  /** Enterprise custom roles of the subject (none without a role source). */
+  private async rolePermissions(subject: Subject): Promise<readonly Permission[]> {
+    if (!this.options.roles || subject.kind === 'anonymous') return [];
+    const isUser = subject.kind === 'user';
+    const assignees: Assignee[] = isUser
+      ? [{ kind: 'user', uid: subject.uid }, ...subject.teamUids.map((uid): Assignee => ({ kind: 'team', uid }))]
+      : [{ kind: 'service-account', uid: subject.uid }];
+    const custom = await this.options.roles.permissionsFor(subject.orgId, assignees);
+    // A service account cannot be made a server admin through a custom role either (§5.3).
+    return isUser ? custom : custom.filter((p) => !SERVER_ADMIN_ONLY_ACTIONS.has(p.action));
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { orgIdOf, resolveNamespace, storedOrgs } from '../server/namespaces';
 import { subjectKindOf } from './access-control';
 import { permissionDenied } from './authorizer';
 import type { Identity } from './basic-auth';
+import type { KindRegistration } from '../meta';
 import type { IdentityDirectory } from './identity-directory';
 import { type OrgRole, roleIncludes } from './permissions';
 
@@ -60,13 +61,14 @@ async function roleIn(users: IdentityDirectory, user: Identity, orgId: number): 
 const READ_VERBS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * The one coarse authorization of `/apis` for now, by org role: Viewer may get, list and watch; Editor and Admin
- * may also write; None and non-members nothing (403 Forbidden Status). A namespace of no organization is 404
- * `namespaces "org-7" not found`, as before. Server admins need a membership like anyone (the anchor's rule).
- * Per-folder and per-dashboard permissions, and filtering lists by them, come later. A service account reaches only
- * the namespace of its own org.
+ * Who may act in an `/apis` namespace: members of its organization only (403 Forbidden Status otherwise; server
+ * admins need a membership like anyone, the anchor's rule; a service account reaches only its own org). A namespace
+ * of no organization is 404 `namespaces "org-7" not found`. Kinds that declare `access` are then authorized per
+ * object by the registry (see pkg/registry/access.ts); for the others the org role decides here: Viewer may get,
+ * list and watch, Editor and Admin may also write, None nothing.
  */
-export function apisOrgAccess(users: IdentityDirectory): RequestHandler {
+export function apisOrgAccess(users: IdentityDirectory, kinds: readonly KindRegistration[] = []): RequestHandler {
+  const declared = new Set(kinds.filter((k) => k.access).map((k) => `${k.group}/${k.plural}`));
   const orgs = storedOrgs(users);
   return async (req, _res, next) => {
     const m = /^\/([^/]+)\/([^/]+)\/namespaces\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?/.exec(req.path);
@@ -77,11 +79,12 @@ export function apisOrgAccess(users: IdentityDirectory): RequestHandler {
     const user = req.user!;
     const role = await roleIn(users, user, orgId);
     const gr = { group, resource: resource || 'namespaces' };
-    if (!role || role === 'None') {
+    const perObject = declared.has(`${group}/${resource}`);
+    if (!role || (role === 'None' && !perObject)) {
       return next(StatusError.forbidden(gr, name, `user is not a member of organization ${orgId}`, user.login));
     }
     const needs: OrgRole = READ_VERBS.has(req.method) ? 'Viewer' : 'Editor';
-    if (!roleIncludes(role, needs)) {
+    if (!perObject && !roleIncludes(role, needs)) {
       return next(StatusError.forbidden(gr, name, `the ${role} role of organization ${orgId} may not ${req.method.toLowerCase()} it`, user.login));
     }
     user.orgId = orgId;

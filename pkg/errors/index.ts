@@ -1,1 +1,2 @@
 export * from './status-error';
+export * from './access-denied';

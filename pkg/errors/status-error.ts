@@ -6,6 +6,8 @@
  *   throw StatusError.notFound({ group: 'dashboard.svc.app', resource: 'dashboards' }, 'abc');
  *   // 404 Status: dashboards.dashboard.svc.app "abc" not found
  */
+import { accessDenied } from './access-denied';
+
 export type StatusReason =
   | 'BadRequest'
   | 'Unauthorized'
@@ -67,6 +69,8 @@ export class StatusError extends Error {
      * answer `{message, status}` with their own word (`version-mismatch`), which clients of both styles read.
      */
     readonly statusWord: string = 'Failure',
+    /** The body under `/api` when it is not `{message}`: the anchor's access-denied body (see `accessDenied`). */
+    readonly legacyBody?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'StatusError';
@@ -87,6 +91,19 @@ export class StatusError extends Error {
       group: gr.group,
       kind: gr.resource,
     });
+  }
+
+  /**
+   * 403 for a missing RBAC action: a Forbidden Status naming the action under `/apis`, the anchor's
+   * `{title: 'Access denied', message: "... Permissions needed: <action>", accessErrorId}` under `/api`.
+   *
+   * @example
+   *   throw StatusError.accessDenied({ group: 'dashboard.svc.app', resource: 'dashboards' }, 'abc', 'dashboards:write', 'editor');
+   *   // dashboards.dashboard.svc.app "abc" is forbidden: User "editor" cannot access ...: missing permission dashboards:write
+   */
+  static accessDenied(gr: GroupResourceRef, name: string, action: string, user?: string): StatusError {
+    const status = StatusError.forbidden(gr, name, `missing permission ${action}`, user);
+    return new StatusError(403, 'Forbidden', status.message, status.details, 'Failure', accessDenied(action) as unknown as Record<string, unknown>);
   }
 
   static notFound(gr: GroupResourceRef, name: string): StatusError {

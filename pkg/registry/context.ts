@@ -2,6 +2,23 @@
 export interface Requester {
   /** `user:<uid>`, `service-account:<uid>`... */
   identity: string;
+  /** The login, for messages (`User "ana" cannot ...`); the identity when unset. */
+  login?: string;
+}
+
+/**
+ * What a check is about: a scope (`dashboards:uid:abc`), or a scope with the folder the object is in when the
+ * caller knows it ('' = the root), which spares the authorizer looking it up for inheritance.
+ */
+export type AccessTarget = string | { scope: string; folder?: string };
+
+/** What a folder or dashboard is, for {@link AccessCheck.created} and {@link AccessCheck.deleted}. */
+export interface AccessObject {
+  /** The kind's `access.resource`: `folders`, `dashboards`. */
+  resource: string;
+  name: string;
+  /** Its folder ('' = the root). */
+  folder: string;
 }
 
 /**
@@ -9,10 +26,17 @@ export interface Requester {
  * are the anchor's: `dashboards:read` on `dashboards:uid:<uid>`, `folders:create` on `folders:uid:<parent>`.
  */
 export interface AccessCheck {
-  /** Whether the caller may do `action` on `scope` ('' = not about one object). */
-  can(action: string, scope?: string): Promise<boolean>;
+  /** Whether the caller may do `action` on `target` ('' = not about one object). */
+  can(action: string, target?: AccessTarget): Promise<boolean>;
   /** The candidates the caller may do `action` on, in their order. */
-  filter<T>(action: string, candidates: readonly T[], scopeOf: (c: T) => string): Promise<T[]>;
+  filter<T>(action: string, candidates: readonly T[], targetOf: (c: T) => AccessTarget): Promise<T[]>;
+  /**
+   * The registry created an object of a kind with `access` for this caller (after commit, not on dry runs): its
+   * default permissions are written here (creator Admin; at the root also Editor Edit and Viewer View).
+   */
+  created?(object: AccessObject): Promise<void>;
+  /** The registry deleted these objects (a folder's contents included): their permissions go too. */
+  deleted?(objects: readonly AccessObject[]): Promise<void>;
 }
 
 export interface RequestContext {

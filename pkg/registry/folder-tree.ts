@@ -58,8 +58,18 @@ export function deleteTouches(kind: KindRegistration, kinds: readonly KindRegist
   return kinds.filter((k) => k === kind || k.inFolder).map(typeOf);
 }
 
-/** Deletes everything inside a folder, subfolders and their contents included, in the caller's transaction. */
-export async function deleteFolderContents(tx: StorageTx, folderKind: KindRegistration, kinds: readonly KindRegistration[], namespace: string, folder: string): Promise<void> {
+/** An object a delete removed, for the access hooks (its permissions go with it). */
+export interface Removed {
+  kind: KindRegistration;
+  object: Resource;
+}
+
+/**
+ * Deletes everything inside a folder, subfolders and their contents included, in the caller's transaction;
+ * answers what it removed.
+ */
+export async function deleteFolderContents(tx: StorageTx, folderKind: KindRegistration, kinds: readonly KindRegistration[], namespace: string, folder: string): Promise<Removed[]> {
+  const removed: Removed[] = [];
   const contained = kinds.filter((k) => k.inFolder);
   let frontier = [folder];
   for (let depth = 0; frontier.length && depth < MAX_DEPTH; depth++) {
@@ -68,9 +78,11 @@ export async function deleteFolderContents(tx: StorageTx, folderKind: KindRegist
       const page = await tx.list({ ...typeOf(kind), namespace, folders: frontier });
       for (const item of page.items) {
         await tx.delete(item.key);
+        removed.push({ kind, object: item.value as unknown as Resource });
         if (kind === folderKind) next.push(item.key.name);
       }
     }
     frontier = next;
   }
+  return removed;
 }

@@ -1,5 +1,5 @@
 export { Registry, type RegistryOptions } from './store';
-export type { AccessCheck, DeleteOptions, ListOptions, RequestContext, Requester, WriteOptions } from './context';
+export type { AccessCheck, AccessObject, AccessTarget, DeleteOptions, ListOptions, RequestContext, Requester, WriteOptions } from './context';
 export { Compactor } from './compactor';
 export type { HistoryOptions, HistoryPage, ObjectVersion } from './history';
 export { searchFieldsOf, type SearchRequest, type SearchResult } from './search';

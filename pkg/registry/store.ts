@@ -7,7 +7,8 @@ import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from
 import { decodeContinue, encodeContinue } from './continue-token';
 import type { DeleteOptions, ListOptions, RequestContext, WriteOptions } from './context';
 import { type HistoryOptions, type HistoryPage, historyPage, historyVersion, type ObjectVersion } from './history';
-import { checkFolder, deleteFolderContents, deleteTouches, type FolderRules, folderOf, typeOf } from './folder-tree';
+import { KindAccess, type WriteGate } from './access';
+import { checkFolder, deleteFolderContents, deleteTouches, type FolderRules, folderOf, type Removed, typeOf } from './folder-tree';
 import { managedFieldsFromRequest, updateManagedFields } from './managed-fields';
 import { generateName, generateNameProblem, nameProblem } from './names';
 import { clientAnnotations, newFinalizersProblem, nonEmpty, nonEmptyList, type ParsedBody, parseBody } from './object-meta';
@@ -66,7 +67,10 @@ export class Registry {
   async get(ctx: RequestContext, kind: KindRegistration, name: string): Promise<Resource> {
     const stored = await this.call(kind, name, () => this.storage.get(this.key(ctx, kind, name)));
     if (!stored) throw StatusError.notFound(gr(kind), name);
-    return this.output(kind, stored);
+    const obj = this.output(kind, stored);
+    const access = KindAccess.of(ctx, kind);
+    if (access) await access.require('read', access.target(obj), name);
+    return obj;
   }
 
   async list(ctx: RequestContext, kind: KindRegistration, opts: ListOptions): Promise<ResourceList> {
@@ -88,7 +92,10 @@ export class Registry {
         ...selection,
       }),
     );
-    const items = page.items.map((s) => this.output(kind, s));
+    const all = page.items.map((s) => this.output(kind, s));
+    // Filtered per page: a page may hold fewer than `limit` items, the continue token still follows storage's order.
+    const access = KindAccess.of(ctx, kind);
+    const items = access ? await access.readable(all) : all;
     const last = page.items[page.items.length - 1];
     return {
       apiVersion: apiVersion(kind),
@@ -134,13 +141,18 @@ export class Registry {
     const input = parseBody(kind, body, ctx.namespace);
     const { name: requested, generateName: prefix } = input.metadata;
     checkCreatable(kind, input);
+    const access = KindAccess.of(ctx, kind);
+    // kube names no object in a refused create.
+    if (access) await access.require('create', access.createTarget(input.metadata.annotations?.[Annotations.folder] ?? ''), '');
     for (let attempt = 1; ; attempt++) {
       const obj = this.newObject(ctx, kind, requested ?? generateName(prefix!), input);
       try {
-        return await this.transact(kind, obj.metadata.name, async (tx) => {
+        const created = await this.transact(kind, obj.metadata.name, async (tx) => {
           await tx.lockTypes([typeOf(kind)]);
           return this.insert(tx, ctx, kind, obj, opts);
         });
+        if (access && !opts.dryRun) await access.created(created);
+        return created;
       } catch (err) {
         const collided = err instanceof StatusError && err.reason === 'AlreadyExists';
         if (!collided || requested || attempt >= GENERATE_NAME_ATTEMPTS) throw err;
@@ -157,7 +169,7 @@ export class Registry {
       throw StatusError.invalid(kind, name, [{ field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }]);
     }
     const expected = parseResourceVersion(rv);
-    return this.guaranteedUpdate(ctx, kind, name, opts, () => ({ input, expected }));
+    return this.guaranteedUpdate(ctx, kind, name, opts, () => ({ input, expected }), input.metadata.annotations?.[Annotations.folder] ?? '');
   }
 
   /**
@@ -193,21 +205,30 @@ export class Registry {
       });
       return { input: parseBody(kind, syncLastApplied(merged, config, ctx.fieldManager), ctx.namespace), managedFields };
     };
-    return this.transact(kind, name, async (tx) => {
-      await tx.lockTypes(this.updateLocks(kind));
-      const stored = await tx.get(key);
-      if (!stored) {
-        checkCreatable(kind, { ...input, metadata: { ...input.metadata, name } });
-        const created = apply(undefined, []);
-        const obj = this.newObject(ctx, kind, name, created.input, created.managedFields);
-        return { object: await this.insert(tx, ctx, kind, obj, opts), created: true };
-      }
-      const object = await this.replace(tx, ctx, kind, stored, opts, (current) => {
-        const { input: next, managedFields } = apply(current as unknown as JsonObject, current.metadata.managedFields ?? []);
-        return { input: next, expected: rv ? parseResourceVersion(rv) : stored.resourceVersion, managedFields };
-      });
-      return { object, created: false };
-    });
+    const folder = input.metadata.annotations?.[Annotations.folder] ?? '';
+    const prepare = async (gate: WriteGate, current: Resource | undefined) => {
+      await gate.decide(current ? writeChecks(gate, current, folder) : [{ verb: 'create', target: gate.access.createTarget(folder) }]);
+    };
+    const result = await this.guarded(ctx, kind, name, prepare, (trail) =>
+      this.transact(kind, name, async (tx) => {
+        await tx.lockTypes(this.updateLocks(kind));
+        const stored = await tx.get(key);
+        if (!stored) {
+          checkCreatable(kind, { ...input, metadata: { ...input.metadata, name } });
+          const created = apply(undefined, []);
+          const obj = this.newObject(ctx, kind, name, created.input, created.managedFields);
+          trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj)), '');
+          return { object: await this.insert(tx, ctx, kind, obj, opts), created: true };
+        }
+        const object = await this.replace(tx, ctx, kind, stored, opts, trail, (current) => {
+          const { input: next, managedFields } = apply(current as unknown as JsonObject, current.metadata.managedFields ?? []);
+          return { input: next, expected: rv ? parseResourceVersion(rv) : stored.resourceVersion, managedFields };
+        });
+        return { object, created: false };
+      }),
+    );
+    if (result.created && !opts.dryRun) await KindAccess.of(ctx, kind)?.created(result.object);
+    return result;
   }
 
   /**
@@ -216,13 +237,19 @@ export class Registry {
    */
   async delete(ctx: RequestContext, kind: KindRegistration, name: string, opts: DeleteOptions = {}): Promise<Resource | JsonObject> {
     const key = this.key(ctx, kind, name);
-    const { object, deleted } = await this.transact(kind, name, async (tx) => {
-      await tx.lockTypes(deleteTouches(kind, this.kinds));
-      const current = await tx.get(key);
-      if (!current) throw StatusError.notFound(gr(kind), name);
-      checkPreconditions(kind, name, current, opts.preconditions);
-      return this.remove(tx, kind, current, opts);
-    });
+    const prepare = async (gate: WriteGate, current: Resource | undefined) => {
+      if (current) await gate.decide([{ verb: 'delete', target: gate.access.target(current) }]);
+    };
+    const { object, deleted } = await this.guarded(ctx, kind, name, prepare, (trail) =>
+      this.transact(kind, name, async (tx) => {
+        await tx.lockTypes(deleteTouches(kind, this.kinds));
+        const current = await tx.get(key);
+        if (!current) throw StatusError.notFound(gr(kind), name);
+        trail.gate?.require('delete', trail.gate.access.target(toResource(current)), name);
+        checkPreconditions(kind, name, current, opts.preconditions);
+        return this.remove(tx, kind, current, opts, trail);
+      }),
+    );
     if (!deleted || kind.deleteResponse === 'object') return object;
     return {
       kind: 'Status',
@@ -236,23 +263,33 @@ export class Registry {
 
   /**
    * DELETE on the collection (kube's deletecollection): deletes every object the selectors match, each as DELETE
-   * would (finalizers, folder contents), in one transaction, and answers the list of them as deleted.
+   * would (finalizers, folder contents), in one transaction, and answers the list of them as deleted. With access
+   * checks, only what the caller may read is matched, and all of it must be deletable by the caller (else 403 and
+   * nothing is deleted).
    */
   async deleteCollection(ctx: RequestContext, kind: KindRegistration, selectors: ListOptions, opts: DeleteOptions = {}): Promise<ResourceList> {
     const selection = selectionOf(ctx, selectors);
-    return this.transact(kind, '', async (tx) => {
-      await tx.lockTypes(deleteTouches(kind, this.kinds));
-      const page = await tx.list({ ...typeOf(kind), namespace: ctx.namespace, ...selection });
-      const items: Resource[] = [];
-      for (const { key } of page.items) {
-        // Gone already when a folder deleted before it held it.
-        const current = await tx.get(key);
-        if (!current) continue;
-        checkPreconditions(kind, key.name, current, opts.preconditions);
-        items.push((await this.remove(tx, kind, current, opts)).object);
-      }
-      return { apiVersion: apiVersion(kind), kind: `${kind.kind}List`, metadata: { resourceVersion: String(page.resourceVersion) }, items };
-    });
+    const query = { ...typeOf(kind), namespace: ctx.namespace, ...selection };
+    const prepare = async (gate: WriteGate) => {
+      const targets = (await this.call(kind, '', () => this.storage.list(query))).items.map((s) => gate.access.target(toResource(s)));
+      await gate.decide(targets.flatMap((target) => [{ verb: 'read' as const, target }, { verb: 'delete' as const, target }]));
+    };
+    return this.guarded(ctx, kind, '', prepare, (trail) =>
+      this.transact(kind, '', async (tx) => {
+        await tx.lockTypes(deleteTouches(kind, this.kinds));
+        const page = await tx.list(query);
+        const matched = trail.gate ? readableOf(trail.gate, page.items) : page.items;
+        const items: Resource[] = [];
+        for (const { key } of matched) {
+          // Gone already when a folder deleted before it held it.
+          const current = await tx.get(key);
+          if (!current) continue;
+          checkPreconditions(kind, key.name, current, opts.preconditions);
+          items.push((await this.remove(tx, kind, current, opts, trail)).object);
+        }
+        return { apiVersion: apiVersion(kind), kind: `${kind.kind}List`, metadata: { resourceVersion: String(page.resourceVersion) }, items };
+      }),
+    );
   }
 
   private async guaranteedUpdate(
@@ -261,15 +298,57 @@ export class Registry {
     name: string,
     opts: WriteOptions,
     produce: Produce,
+    /** The folder the update moves the object to, when known before reading it (PUT). */
+    destination?: string,
   ): Promise<Resource> {
     const key = this.key(ctx, kind, name);
-    return this.transact(kind, name, async (tx) => {
-      // With the type locked no other writer runs: the read below is the state the write replaces.
-      await tx.lockTypes(this.updateLocks(kind));
-      const stored = await tx.get(key);
-      if (!stored) throw StatusError.notFound(gr(kind), name);
-      return this.replace(tx, ctx, kind, stored, opts, produce);
-    });
+    const prepare = async (gate: WriteGate, current: Resource | undefined) => {
+      if (current) await gate.decide(writeChecks(gate, current, destination));
+    };
+    return this.guarded(ctx, kind, name, prepare, (trail) =>
+      this.transact(kind, name, async (tx) => {
+        // With the type locked no other writer runs: the read below is the state the write replaces.
+        await tx.lockTypes(this.updateLocks(kind));
+        const stored = await tx.get(key);
+        if (!stored) throw StatusError.notFound(gr(kind), name);
+        return this.replace(tx, ctx, kind, stored, opts, trail, produce);
+      }),
+    );
+  }
+
+  /**
+   * Runs a write with the caller's access decided outside its transaction (see access.ts): `prepare` decides what
+   * can be foreseen from the object as it is now, the transaction asks the gate, and a check it did not foresee
+   * (a patch moving the object, a concurrent change) makes it run again. Then the access hooks hear what the write
+   * removed (a deleted folder's contents too), so that their permissions go with them.
+   */
+  private async guarded<T>(
+    ctx: RequestContext,
+    kind: KindRegistration,
+    name: string,
+    prepare: (gate: WriteGate, current: Resource | undefined) => Promise<void>,
+    write: (trail: Trail) => Promise<T>,
+  ): Promise<T> {
+    const gate = KindAccess.of(ctx, kind)?.gate();
+    let trail: Trail = { gate, removed: [] };
+    let result: T;
+    if (gate) {
+      const stored = name ? await this.call(kind, name, () => this.storage.get(this.key(ctx, kind, name))) : undefined;
+      await prepare(gate, stored ? toResource(stored) : undefined);
+      result = await gate.run(() => write((trail = { gate, removed: [] })));
+    } else {
+      result = await write(trail);
+    }
+    await this.removedHook(ctx, trail.removed);
+    return result;
+  }
+
+  /** Tells each removed object's access hooks (per kind) that it is gone. */
+  private async removedHook(ctx: RequestContext, removed: readonly Removed[]): Promise<void> {
+    for (const kind of new Set(removed.map((r) => r.kind))) {
+      const access = KindAccess.of(ctx, kind);
+      if (access) await access.deleted(removed.filter((r) => r.kind === kind).map((r) => access.describe(r.object)));
+    }
   }
 
   /**
@@ -295,27 +374,31 @@ export class Registry {
   }
 
   /** Writes what `produce` makes of the stored object; removes it when that ends its deletion. */
-  private async replace(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, stored: StoredObject, opts: WriteOptions, produce: Produce): Promise<Resource> {
+  private async replace(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, stored: StoredObject, opts: WriteOptions, trail: Trail, produce: Produce): Promise<Resource> {
     const current = toResource(stored);
+    const gate = trail.gate;
+    gate?.require('write', gate.access.target(current), stored.key.name);
     const { input, expected, managedFields } = produce(this.decorate(kind, structuredClone(current)), stored.resourceVersion);
     if (expected !== stored.resourceVersion) throw toStatusError(new StorageError('Conflict', stored.key, 'stale'), kind, stored.key.name);
     const next = this.nextObject(ctx, kind, current, input, managedFields);
     if (!next) return this.decorate(kind, current);
+    // Moving to another folder is creating there.
+    if (gate && folderOf(next) !== folderOf(current)) gate.require('create', gate.access.createTarget(folderOf(next)), stored.key.name);
     await checkFolder(tx, this.folders, kind, next);
     if (opts.dryRun) return this.decorate(kind, next);
     if (next.metadata.deletionTimestamp && !next.metadata.finalizers) {
       // The last finalizer is gone: the object goes now (kube's shouldDeleteDuringUpdate).
-      return this.output(kind, await this.removeNow(tx, kind, stored.key, expected, next));
+      return this.output(kind, await this.removeNow(tx, kind, stored.key, expected, trail, next));
     }
     return this.output(kind, await tx.update(stored.key, forStorage(next), expected, writeOptionsOf(kind, next)));
   }
 
   /** DELETE of a stored object: marks it while finalizers remain, removes it otherwise. Idempotent while marked. */
-  private async remove(tx: StorageTx, kind: KindRegistration, stored: StoredObject, opts: WriteOptions): Promise<{ object: Resource; deleted: boolean }> {
+  private async remove(tx: StorageTx, kind: KindRegistration, stored: StoredObject, opts: WriteOptions, trail: Trail): Promise<{ object: Resource; deleted: boolean }> {
     const current = toResource(stored);
     if (!current.metadata.finalizers?.length) {
       if (opts.dryRun) return { object: this.decorate(kind, current), deleted: true };
-      return { object: this.output(kind, await this.removeNow(tx, kind, stored.key, stored.resourceVersion)), deleted: true };
+      return { object: this.output(kind, await this.removeNow(tx, kind, stored.key, stored.resourceVersion, trail)), deleted: true };
     }
     if (current.metadata.deletionTimestamp) return { object: this.decorate(kind, current), deleted: false };
     // kube's markAsDeleting: these kinds have no graceful deletion, so the grace period is 0.
@@ -325,9 +408,11 @@ export class Registry {
     return { object: this.output(kind, await tx.update(stored.key, forStorage(marked), stored.resourceVersion, writeOptionsOf(kind, marked))), deleted: false };
   }
 
-  private async removeNow(tx: StorageTx, kind: KindRegistration, key: ResourceKey, expected: number, finalValue?: Resource): Promise<StoredObject> {
-    if (kind.isFolder) await deleteFolderContents(tx, kind, this.kinds, key.namespace, key.name);
-    return tx.delete(key, expected, finalValue ? forStorage(finalValue) : undefined);
+  private async removeNow(tx: StorageTx, kind: KindRegistration, key: ResourceKey, expected: number, trail: Trail, finalValue?: Resource): Promise<StoredObject> {
+    if (kind.isFolder) trail.removed.push(...(await deleteFolderContents(tx, kind, this.kinds, key.namespace, key.name)));
+    const deleted = await tx.delete(key, expected, finalValue ? forStorage(finalValue) : undefined);
+    trail.removed.push({ kind, object: toResource(deleted) });
+    return deleted;
   }
 
   /**
@@ -435,6 +520,15 @@ export class Registry {
     return { ...typeOf(kind), namespace: ctx.namespace, name };
   }
 
+  /**
+   * Whether the caller of `ctx` may see an object of the kind (watch events); undefined when everything is visible
+   * (a kind without `access`, no access check in the context).
+   */
+  visibility(ctx: RequestContext, kind: KindRegistration): ((obj: Resource) => Promise<boolean>) | undefined {
+    const access = KindAccess.of(ctx, kind);
+    return access ? (obj) => access.canRead(obj) : undefined;
+  }
+
   /** A stored row as the API shows it (resourceVersion set, the kind's derived fields added): for watch events. */
   present(kind: KindRegistration, s: StoredObject): Resource {
     return this.decorate(kind, toResource(s));
@@ -460,6 +554,33 @@ export class Registry {
       throw toStatusError(err, kind, name);
     }
   }
+}
+
+/** What a write carries through its transaction: its access gate, and the objects it removed (for the hooks). */
+interface Trail {
+  gate?: WriteGate;
+  removed: Removed[];
+}
+
+/** An update needs write on the object, and create in the folder it moves to. */
+function writeChecks(gate: WriteGate, current: Resource, destination: string | undefined) {
+  const checks: Parameters<WriteGate['decide']>[0][number][] = [{ verb: 'write', target: gate.access.target(current) }];
+  if (destination !== undefined && destination !== folderOf(current)) checks.push({ verb: 'create', target: gate.access.createTarget(destination) });
+  return checks;
+}
+
+/**
+ * The listed objects the caller may read; all of them must be deletable by it.
+ * @throws StatusError 403 naming the delete action and the first object it may read but not delete.
+ */
+function readableOf(gate: WriteGate, items: readonly StoredObject[]): StoredObject[] {
+  const targets = items.map((s) => gate.access.target(toResource(s)));
+  const readable = gate.allows('read', targets);
+  const matched = items.filter((_, i) => readable[i]);
+  const deletable = gate.allows('delete', targets.filter((_, i) => readable[i]));
+  const refused = matched.find((_, i) => !deletable[i]);
+  if (refused) throw gate.access.denied(gate.access.action('delete'), refused.key.name);
+  return matched;
 }
 
 /** Turns the current object (as clients see it) into the body to write; `managedFields` when a server-side apply computed them. */

@@ -6,6 +6,7 @@ import { typeOf } from './folder-tree';
 import { bookmark, type Change, expired, watchError, type WatchEvent } from './watch-change';
 import { planWatch, type WatchOptions, type WatchPlan } from './watch-options';
 import { KindPoller } from './watch-poller';
+import { WatchVisibility } from './watch-visibility';
 import { Watcher } from './watch-watcher';
 
 export type { BookmarkObject, WatchEvent, WatchStatus } from './watch-change';
@@ -36,6 +37,11 @@ export interface WatchRequest extends WatchOptions {
   present(s: StoredObject): Resource;
   /** One page of the collection as a list shows it, with the same selectors (`registry.list(ctx, kind, ...)`). */
   list(page: { limit: number; continue?: string }): Promise<{ items: Resource[]; metadata: { resourceVersion: string; continue?: string } }>;
+  /**
+   * Whether the caller may see an object (`registry.visibility(ctx, kind)`); unset, every event is sent. `list`
+   * must already be filtered the same way.
+   */
+  visible?: (obj: Resource) => Promise<boolean>;
   /** Ends the watch (the client went away). Ending the iteration does the same. */
   signal?: AbortSignal;
 }
@@ -124,6 +130,8 @@ export class WatchHub {
     const deadline = Date.now() + plan.timeoutMs;
     const type = typeOf(req.kind);
     const start = plan.start;
+    const visibility = req.visible ? new WatchVisibility(req.visible) : undefined;
+    const shown = async (ev: WatchEvent | undefined) => (ev && visibility ? until(visibility.pass(ev)) : ev);
     // Changes after `after` are delivered; `known` is a version no newer than the newest (where a poller may start).
     let after: number;
     let known: number;
@@ -135,6 +143,7 @@ export class WatchHub {
         listed ??= Number(page.metadata.resourceVersion);
         for (const object of page.items) {
           if (Date.now() >= deadline) return;
+          visibility?.listed(object);
           yield { type: 'ADDED', object };
         }
         token = page.metadata.continue;
@@ -201,15 +210,16 @@ export class WatchHub {
           return;
         }
         for (const c of changes) {
-          const ev = w.consider(c);
+          const ev = await shown(w.consider(c));
           if (ev) yield ev;
           if (w.ended) return;
         }
       }
       for (;;) {
-        const ev = await w.take();
-        if (!ev) break;
-        yield ev;
+        const taken = await w.take();
+        if (!taken) break;
+        const ev = await shown(taken);
+        if (ev) yield ev;
       }
       if (w.endReason === 'overflow') this.opts.log.info('watch: ended a watch too slow to keep up', { ...type, namespace: req.namespace });
     } finally {

@@ -8,6 +8,7 @@ import { bootstrapIdentity } from '../auth/identity-bootstrap';
 import { IdentityDirectory } from '../auth/identity-directory';
 import { TeamDirectory } from '../auth/team-directory';
 import { AccessControl, attachAccess } from '../auth/access-control';
+import { StoredPermissions } from '../auth/stored-permissions';
 import { apisOrgAccess, selectLegacyOrg } from '../auth/org-access';
 import { ServiceAccounts } from '../auth/service-accounts';
 import { legacyDashboardsRouter } from '../../legacy-adapters/dashboards/dashboards-routes';
@@ -84,8 +85,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   if (!cloud) strategies.basic = basicStrategy({ users, ready: identityReady });
   app.use(['/apis', '/api', '/openapi'], authenticate(strategies));
   app.use('/api', selectLegacyOrg(users));
-  app.use('/apis', apisOrgAccess(users));
-  const access = new AccessControl({ registry: deps.registry, teams, sources: [teams], roles });
+  app.use('/apis', apisOrgAccess(users, deps.registry.kinds));
+  const access = new AccessControl({ registry: deps.registry, teams, sources: [teams], roles, permissions: new StoredPermissions(users.registry) });
   app.use(['/api', '/apis'], attachAccess(access));
   // JSON, the +json patch types, and bodies without a Content-Type (kubectl create --raw sends none).
   const isJson = (req: { headers: Record<string, unknown> }) => {

@@ -76,7 +76,8 @@ export async function handlePatch(p: PatchRequest): Promise<PatchResponse> {
       const unknown = unknownFields(p.kind, next);
       const problems = [...patchProblems, ...unknown.paths.map((f) => `unknown field ${JSON.stringify(f)}`)];
       // kube: 422 Invalid on field "patch" whose value is the patched object.
-      warnings.push(...strictOutcome(directive, problems, (message) => StatusError.invalid(p.kind, p.name, [{ field: 'patch', message: `Invalid value: ${shown(next)}: ${message}` }])));
+      // The callback may run again (a retried transaction): its warnings replace the previous run's.
+      warnings.splice(0, warnings.length, ...strictOutcome(directive, problems, (message) => StatusError.invalid(p.kind, p.name, [{ field: 'patch', message: `Invalid value: ${shown(next)}: ${message}` }])));
       return unknown.pruned;
     },
     { dryRun: p.dryRun },

@@ -41,6 +41,7 @@ export function statusBody(err: StatusError): Record<string, unknown> {
 
 /** The legacy `{message}` for `/api` (with `status` where the spec gives one, as in 412 version-mismatch). */
 export function legacyBody(err: StatusError): Record<string, unknown> {
+  if (err.legacyBody) return err.legacyBody;
   return { message: err.message, ...(err.statusWord !== 'Failure' ? { status: err.statusWord } : {}) };
 }
 

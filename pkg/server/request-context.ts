@@ -12,5 +12,5 @@ import { namespaceOf } from './namespaces';
  *   const folder = await registry.get(requestContext(req), folderKind, uid);
  */
 export function requestContext(req: Request, namespace = namespaceOf(req.user!.orgId), fieldManager = defaultFieldManager(req.get('user-agent'))): RequestContext {
-  return { requester: { identity: req.user!.identity }, namespace, fieldManager, access: req.access };
+  return { requester: { identity: req.user!.identity, login: req.user!.login }, namespace, fieldManager, access: req.access };
 }

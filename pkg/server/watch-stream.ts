@@ -70,6 +70,7 @@ export function serveWatch(req: Request, res: Response, deps: ServeWatchDeps): P
     kind,
     namespace: ctx.namespace,
     present: (s) => registry.present(kind, s),
+    visible: registry.visibility(ctx, kind),
     list: (page) => registry.list(ctx, kind, { ...page, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector }),
   });
   return streamWatch(req, res, events, { render: deps.render, log: deps.log });

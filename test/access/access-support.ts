@@ -1,0 +1,78 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import supertest from 'supertest';
+import { SYSTEM } from '../../pkg/auth/identity-directory';
+import type { OrgRole } from '../../pkg/auth/permissions';
+import type { TestApp } from '../support/app';
+
+export const PASSWORD = 'password1';
+
+/** Creates a user with a role in org 1 (and optionally other orgs); answers its numeric id and uid. */
+export async function member(t: TestApp, login: string, roles: Record<number, OrgRole>): Promise<{ id: number; uid: string }> {
+  const user = await t.users!.createUser(SYSTEM, { login, password: PASSWORD });
+  for (const [orgId, role] of Object.entries(roles)) await t.users!.setRole(SYSTEM, Number(orgId), user.id, role);
+  return { id: user.id, uid: user.uid };
+}
+
+/** supertest authenticated as a user created by `member`. */
+export function as(t: TestApp, login: string) {
+  const agent = supertest(t.app);
+  return {
+    get: (p: string) => agent.get(p).auth(login, PASSWORD),
+    post: (p: string) => agent.post(p).auth(login, PASSWORD),
+    put: (p: string) => agent.put(p).auth(login, PASSWORD),
+    patch: (p: string) => agent.patch(p).auth(login, PASSWORD),
+    delete: (p: string) => agent.delete(p).auth(login, PASSWORD),
+  };
+}
+
+export const names = (list: { items: { metadata: { name: string } }[] }) => list.items.map((i) => i.metadata.name).sort();
+
+export const folderBody = (name: string, parent?: string) => ({
+  metadata: { name, ...(parent ? { annotations: { 'svc.app/folder': parent } } : {}) },
+  spec: { title: name },
+});
+export const dashboardBody = (name: string, folder?: string) => ({
+  metadata: { name, ...(folder ? { annotations: { 'svc.app/folder': folder } } : {}) },
+  spec: { title: name, schemaVersion: 41 },
+});
+
+export interface WatchLine {
+  type: string;
+  object: { metadata: { name?: string } };
+}
+
+/**
+ * A watch as a user over a real socket: resolves with every line once the server ends it (`timeoutSeconds`), while
+ * `during` makes changes.
+ */
+export async function watchAs(t: TestApp, login: string, path: string, during: () => Promise<void>): Promise<WatchLine[]> {
+  const server = http.createServer(t.app).listen(0);
+  await new Promise((r) => server.once('listening', r));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const lines: WatchLine[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      const req = http.get({ port, path, auth: `${login}:${PASSWORD}` }, (res) => {
+        let buf = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buf += chunk;
+          for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+            lines.push(JSON.parse(buf.slice(0, i)) as WatchLine);
+            buf = buf.slice(i + 1);
+          }
+        });
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+    });
+    // Let the watch start (its initial list) before changing anything.
+    await new Promise((r) => setTimeout(r, 300));
+    await during();
+    await done;
+    return lines;
+  } finally {
+    server.close();
+  }
+}
