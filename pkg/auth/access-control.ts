@@ -75,15 +75,18 @@ export class AccessControl {
     return {
       can: async (action, target = '') => this.authorizer.can(await get(), action, target),
       filter: async (action, candidates, targetOf) => this.authorizer.filter(await get(), action, candidates, targetOf),
-      created: async (obj) => {
+      // The hooks run inside the registry's transaction: they do no I/O but through `tx`.
+      created: async (obj, tx) => {
         if (!permissions || !isGuarded(obj)) return;
-        const s = await get();
-        const creator = s.kind === 'anonymous' ? undefined : { kind: s.kind, uid: s.uid };
-        await permissions.replace(by, s.orgId, obj.resource, obj.name, defaultPermissionItems(obj.resource, obj.name, obj.folder, creator));
+        const kind = subjectKindOf(user.identity);
+        const creator = kind === 'anonymous' ? undefined : { kind, uid: user.identity.slice(user.identity.indexOf(':') + 1) };
+        await permissions.replaceWithin(tx, by, obj.namespace, obj.resource, obj.name, defaultPermissionItems(obj.resource, obj.name, obj.folder, creator));
       },
-      deleted: async (objects) => {
-        const guarded = objects.filter(isGuarded).map((o) => ({ resource: o.resource, uid: o.name }));
-        if (permissions && guarded.length) await permissions.remove(by, (await get()).orgId, guarded);
+      deleted: async (objects, tx) => {
+        for (const namespace of new Set(objects.map((o) => o.namespace))) {
+          const guarded = objects.filter((o) => o.namespace === namespace && isGuarded(o)).map((o) => ({ resource: o.resource as 'folders' | 'dashboards', uid: o.name }));
+          if (permissions && guarded.length) await permissions.removeWithin(tx, by, namespace, guarded);
+        }
       },
     };
   }

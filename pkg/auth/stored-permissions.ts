@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { resourcePermissionKind as typedKind, type ResourcePermissionSpec } from '../../apis/iam.svc.app/v0alpha1/resourcepermission';
 import { StatusError } from '../errors';
-import { anyKind, type Resource } from '../meta';
+import { anyKind, type JsonObject, type Resource } from '../meta';
 import type { Registry, Requester, RequestContext } from '../registry';
 import { typeOf } from '../registry/folder-tree';
 import { namespaceOf } from '../server/namespaces';
-import type { HistoryEvent } from '../../storage';
+import type { HistoryEvent, StorageTx } from '../../storage';
 import type { ManagedPermissionSource } from './authorizer';
 import { ManagedGrants } from './grants';
 import type { Grantee, ManagedPermissionItem, OrgRole, PermissionLevel } from './permissions';
@@ -118,13 +118,19 @@ export class StoredPermissions implements ManagedPermissionSource {
     }
   }
 
-  /** Removes the permissions of deleted folders and dashboards. */
-  async remove(by: Requester, orgId: number, objects: readonly { resource: Guarded; uid: string }[]): Promise<void> {
-    for (const { resource, uid } of objects) {
-      await this.registry.delete(this.ctx(by, orgId), kind, permissionObjectName(resource, uid)).catch((err: unknown) => {
-        if (!(err instanceof StatusError && err.reason === 'NotFound')) throw err;
-      });
-    }
+  /**
+   * Replaces the items of one folder or dashboard inside the transaction that creates it (see
+   * `AccessCheck.created`), so that it never exists without them.
+   */
+  async replaceWithin(tx: StorageTx, by: Requester, namespace: string, resource: Guarded, uid: string, items: readonly ManagedPermissionItem[]): Promise<void> {
+    const spec = toPermissionSpec(resource, uid, items) as unknown as JsonObject;
+    await this.registry.putWithin(tx, { requester: by, namespace, fieldManager: 'svc-access' }, kind, permissionObjectName(resource, uid), spec);
+  }
+
+  /** Removes the permissions of deleted folders and dashboards, inside the transaction that deletes them. */
+  async removeWithin(tx: StorageTx, by: Requester, namespace: string, objects: readonly { resource: Guarded; uid: string }[]): Promise<void> {
+    const ctx = { requester: by, namespace, fieldManager: 'svc-access' };
+    for (const { resource, uid } of objects) await this.registry.deleteWithin(tx, ctx, kind, permissionObjectName(resource, uid));
   }
 
   private ctx(by: Requester, orgId: number): RequestContext {

@@ -1,5 +1,6 @@
 import { StatusError } from '../errors';
 import type { KindRegistration, Resource } from '../meta';
+import type { StorageTx } from '../../storage';
 import type { AccessCheck, AccessObject, AccessTarget, RequestContext } from './context';
 import { folderOf } from './folder-tree';
 
@@ -94,16 +95,16 @@ export class KindAccess {
 
   /** What the access hooks are told about an object. */
   describe(obj: Resource): AccessObject {
-    return { resource: this.resource, name: obj.metadata.name, folder: this.kind.inFolder ? folderOf(obj) : '' };
+    return { resource: this.resource, namespace: obj.metadata.namespace, name: obj.metadata.name, folder: this.kind.inFolder ? folderOf(obj) : '' };
   }
 
-  created(obj: Resource): Promise<void> {
-    return this.access.created?.(this.describe(obj)) ?? Promise.resolve();
+  created(obj: Resource, tx: StorageTx): Promise<void> {
+    return this.access.created?.(this.describe(obj), tx) ?? Promise.resolve();
   }
 
-  deleted(objects: readonly AccessObject[]): Promise<void> {
+  deleted(objects: readonly AccessObject[], tx: StorageTx): Promise<void> {
     if (!objects.length) return Promise.resolve();
-    return this.access.deleted?.(objects) ?? Promise.resolve();
+    return this.access.deleted?.(objects, tx) ?? Promise.resolve();
   }
 
   /** A gate for one write: see {@link WriteGate}. */

@@ -1,3 +1,5 @@
+import type { StorageTx } from '../../storage';
+
 /** Who is asking, as the registry needs it: the `<user-type>:<uid>` written to createdBy/updatedBy. */
 export interface Requester {
   /** `user:<uid>`, `service-account:<uid>`... */
@@ -16,6 +18,7 @@ export type AccessTarget = string | { scope: string; folder?: string };
 export interface AccessObject {
   /** The kind's `access.resource`: `folders`, `dashboards`. */
   resource: string;
+  namespace: string;
   name: string;
   /** Its folder ('' = the root). */
   folder: string;
@@ -31,12 +34,13 @@ export interface AccessCheck {
   /** The candidates the caller may do `action` on, in their order. */
   filter<T>(action: string, candidates: readonly T[], targetOf: (c: T) => AccessTarget): Promise<T[]>;
   /**
-   * The registry created an object of a kind with `access` for this caller (after commit, not on dry runs): its
-   * default permissions are written here (creator Admin; at the root also Editor Edit and Viewer View).
+   * The registry created an object of a kind with `access` for this caller (not on dry runs), in transaction `tx`:
+   * its default permissions are written here, in the same transaction (creator Admin; at the root also Editor
+   * Edit and Viewer View), so that they commit with it. Only writes through `tx`; no other I/O.
    */
-  created?(object: AccessObject): Promise<void>;
-  /** The registry deleted these objects (a folder's contents included): their permissions go too. */
-  deleted?(objects: readonly AccessObject[]): Promise<void>;
+  created?(object: AccessObject, tx: StorageTx): Promise<void>;
+  /** The registry deleted these objects (a folder's contents included) in `tx`: their permissions go too, in it. */
+  deleted?(objects: readonly AccessObject[], tx: StorageTx): Promise<void>;
 }
 
 export interface RequestContext {

@@ -147,12 +147,13 @@ export class Registry {
     for (let attempt = 1; ; attempt++) {
       const obj = this.newObject(ctx, kind, requested ?? generateName(prefix!), input);
       try {
-        const created = await this.transact(kind, obj.metadata.name, async (tx) => {
+        return await this.transact(kind, obj.metadata.name, async (tx) => {
           await tx.lockTypes([typeOf(kind)]);
-          return this.insert(tx, ctx, kind, obj, opts);
+          const created = await this.insert(tx, ctx, kind, obj, opts);
+          // Its default permissions commit with it: no reader ever sees it without them.
+          if (access && !opts.dryRun) await access.created(created, tx);
+          return created;
         });
-        if (access && !opts.dryRun) await access.created(created);
-        return created;
       } catch (err) {
         const collided = err instanceof StatusError && err.reason === 'AlreadyExists';
         if (!collided || requested || attempt >= GENERATE_NAME_ATTEMPTS) throw err;
@@ -209,7 +210,7 @@ export class Registry {
     const prepare = async (gate: WriteGate, current: Resource | undefined) => {
       await gate.decide(current ? writeChecks(gate, current, folder) : [{ verb: 'create', target: gate.access.createTarget(folder) }]);
     };
-    const result = await this.guarded(ctx, kind, name, prepare, (trail) =>
+    return this.guarded(ctx, kind, name, prepare, (trail) =>
       this.transact(kind, name, async (tx) => {
         await tx.lockTypes(this.updateLocks(kind));
         const stored = await tx.get(key);
@@ -218,7 +219,9 @@ export class Registry {
           const created = apply(undefined, []);
           const obj = this.newObject(ctx, kind, name, created.input, created.managedFields);
           trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj)), '');
-          return { object: await this.insert(tx, ctx, kind, obj, opts), created: true };
+          const object = await this.insert(tx, ctx, kind, obj, opts);
+          if (trail.gate && !opts.dryRun) await trail.gate.access.created(object, tx);
+          return { object, created: true };
         }
         const object = await this.replace(tx, ctx, kind, stored, opts, trail, (current) => {
           const { input: next, managedFields } = apply(current as unknown as JsonObject, current.metadata.managedFields ?? []);
@@ -227,8 +230,6 @@ export class Registry {
         return { object, created: false };
       }),
     );
-    if (result.created && !opts.dryRun) await KindAccess.of(ctx, kind)?.created(result.object);
-    return result;
   }
 
   /**
@@ -319,8 +320,7 @@ export class Registry {
   /**
    * Runs a write with the caller's access decided outside its transaction (see access.ts): `prepare` decides what
    * can be foreseen from the object as it is now, the transaction asks the gate, and a check it did not foresee
-   * (a patch moving the object, a concurrent change) makes it run again. Then the access hooks hear what the write
-   * removed (a deleted folder's contents too), so that their permissions go with them.
+   * (a patch moving the object, a concurrent change) makes it run again.
    */
   private async guarded<T>(
     ctx: RequestContext,
@@ -330,24 +330,18 @@ export class Registry {
     write: (trail: Trail) => Promise<T>,
   ): Promise<T> {
     const gate = KindAccess.of(ctx, kind)?.gate();
-    let trail: Trail = { gate, removed: [] };
-    let result: T;
-    if (gate) {
-      const stored = name ? await this.call(kind, name, () => this.storage.get(this.key(ctx, kind, name))) : undefined;
-      await prepare(gate, stored ? toResource(stored) : undefined);
-      result = await gate.run(() => write((trail = { gate, removed: [] })));
-    } else {
-      result = await write(trail);
-    }
-    await this.removedHook(ctx, trail.removed);
-    return result;
+    const trail: Trail = { gate, ctx };
+    if (!gate) return write(trail);
+    const stored = name ? await this.call(kind, name, () => this.storage.get(this.key(ctx, kind, name))) : undefined;
+    await prepare(gate, stored ? toResource(stored) : undefined);
+    return gate.run(() => write(trail));
   }
 
-  /** Tells each removed object's access hooks (per kind) that it is gone. */
-  private async removedHook(ctx: RequestContext, removed: readonly Removed[]): Promise<void> {
+  /** Tells each removed object's access hooks (per kind), in the deleting transaction, that it is gone. */
+  private async removedHook(tx: StorageTx, ctx: RequestContext, removed: readonly Removed[]): Promise<void> {
     for (const kind of new Set(removed.map((r) => r.kind))) {
       const access = KindAccess.of(ctx, kind);
-      if (access) await access.deleted(removed.filter((r) => r.kind === kind).map((r) => access.describe(r.object)));
+      if (access) await access.deleted(removed.filter((r) => r.kind === kind).map((r) => access.describe(r.object)), tx);
     }
   }
 
@@ -409,9 +403,10 @@ export class Registry {
   }
 
   private async removeNow(tx: StorageTx, kind: KindRegistration, key: ResourceKey, expected: number, trail: Trail, finalValue?: Resource): Promise<StoredObject> {
-    if (kind.isFolder) trail.removed.push(...(await deleteFolderContents(tx, kind, this.kinds, key.namespace, key.name)));
+    const contents = kind.isFolder ? await deleteFolderContents(tx, kind, this.kinds, key.namespace, key.name) : [];
     const deleted = await tx.delete(key, expected, finalValue ? forStorage(finalValue) : undefined);
-    trail.removed.push({ kind, object: toResource(deleted) });
+    // Their permissions go with them, in the same transaction (a folder's contents too).
+    await this.removedHook(tx, trail.ctx, [...contents, { kind, object: toResource(deleted) }]);
     return deleted;
   }
 
@@ -521,6 +516,26 @@ export class Registry {
   }
 
   /**
+   * Creates an object or replaces its spec inside the caller's transaction, with the rules of any write (system
+   * fields, validation) but no access check: for companion objects that must commit with another write, as the
+   * permissions of a new dashboard commit with it. Lock order: the caller's types first, then this kind's.
+   *
+   * @example await identityRegistry.putWithin(tx, ctx, resourcePermissionKind, name, spec);
+   */
+  async putWithin(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, name: string, spec: JsonObject): Promise<Resource> {
+    const stored = await tx.get(this.key(ctx, kind, name));
+    if (!stored) return this.insert(tx, ctx, kind, this.newObject(ctx, kind, name, { metadata: { name }, spec }), {});
+    const { metadata } = toResource(stored);
+    return this.replace(tx, ctx, kind, stored, {}, { ctx }, () => ({ input: { metadata: metadata as unknown as ParsedBody['metadata'], spec }, expected: stored.resourceVersion }));
+  }
+
+  /** Deletes an object, if it exists, inside the caller's transaction (see {@link putWithin}). */
+  async deleteWithin(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, name: string): Promise<void> {
+    const stored = await tx.get(this.key(ctx, kind, name));
+    if (stored) await this.removeNow(tx, kind, stored.key, stored.resourceVersion, { ctx });
+  }
+
+  /**
    * Whether the caller of `ctx` may see an object of the kind (watch events); undefined when everything is visible
    * (a kind without `access`, no access check in the context).
    */
@@ -556,10 +571,10 @@ export class Registry {
   }
 }
 
-/** What a write carries through its transaction: its access gate, and the objects it removed (for the hooks). */
+/** What a write carries through its transaction: its access gate, and the context its access hooks are called with. */
 interface Trail {
   gate?: WriteGate;
-  removed: Removed[];
+  ctx: RequestContext;
 }
 
 /** An update needs write on the object, and create in the folder it moves to. */

@@ -52,8 +52,11 @@ export async function watchAs(t: TestApp, login: string, path: string, during: (
   try {
     const { port } = server.address() as AddressInfo;
     const lines: WatchLine[] = [];
+    let started!: () => void;
+    const headers = new Promise<void>((r) => (started = r));
     const done = new Promise<void>((resolve, reject) => {
       const req = http.get({ port, path, auth: `${login}:${PASSWORD}` }, (res) => {
+        started();
         let buf = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
@@ -68,6 +71,7 @@ export async function watchAs(t: TestApp, login: string, path: string, during: (
       req.on('error', reject);
     });
     // Let the watch start (its initial list) before changing anything.
+    await headers;
     await new Promise((r) => setTimeout(r, 300));
     await during();
     await done;
