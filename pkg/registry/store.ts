@@ -7,7 +7,7 @@ import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from
 import { decodeContinue, encodeContinue } from './continue-token';
 import type { DeleteOptions, ListOptions, RequestContext, WriteOptions } from './context';
 import { type HistoryOptions, type HistoryPage, historyPage, historyVersion, type ObjectVersion } from './history';
-import { KindAccess, type WriteGate } from './access';
+import { KindAccess, type Verb, type WriteGate } from './access';
 import { checkFolder, deleteFolderContents, deleteTouches, type FolderRules, folderOf, type Removed, typeOf } from './folder-tree';
 import { managedFieldsFromRequest, updateManagedFields } from './managed-fields';
 import { generateName, generateNameProblem, nameProblem } from './names';
@@ -270,6 +270,7 @@ export class Registry {
    */
   async deleteCollection(ctx: RequestContext, kind: KindRegistration, selectors: ListOptions, opts: DeleteOptions = {}): Promise<ResourceList> {
     const selection = selectionOf(ctx, selectors);
+    await this.requireVerb(ctx, kind, 'delete');
     const query = { ...typeOf(kind), namespace: ctx.namespace, ...selection };
     const prepare = async (gate: WriteGate) => {
       const targets = (await this.call(kind, '', () => this.storage.list(query))).items.map((s) => gate.access.target(toResource(s)));
@@ -513,6 +514,15 @@ export class Registry {
 
   private key(ctx: RequestContext, kind: KindRegistration, name: string) {
     return { ...typeOf(kind), namespace: ctx.namespace, name };
+  }
+
+  /**
+   * Refuses (403) a caller who may do `verb` on no object of the kind. A deletecollection needs it up front, and
+   * a verb the kind does not serve is checked before its 405, as kube-apiserver authorizes before it routes.
+   */
+  async requireVerb(ctx: RequestContext, kind: KindRegistration, verb: Verb): Promise<void> {
+    const access = KindAccess.of(ctx, kind);
+    if (access) await access.require(verb, '', '');
   }
 
   /**

@@ -98,7 +98,9 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log }: Apis
   });
 
   // A known path with a verb it does not serve is 405; any other /apis path is 404.
-  router.all([base, `${base}/:name`], () => {
+  router.all([base, `${base}/:name`], async (req) => {
+    const { kind, ctx } = await resolve(req);
+    await registry.requireVerb(ctx, kind, 'write');
     throw StatusError.methodNotAllowed();
   });
   router.all('/apis/*rest', () => {
