@@ -184,16 +184,15 @@ const ROWS: Row[] = [
   },
   // Dashboards (legacy): reads need dashboards:read, saves dashboards:create/write, deletes dashboards:delete; the
   // version history and restore need dashboards:write, as the anchor declares them. Editors get write and delete on
-  // a dashboard only from its managed permissions (root defaults written on create, the access work): until those
-  // exist the rows acting on a dashboard made by the admin are orgAdmin(), then orgWrite().
+  // a dashboard from its managed permissions (the root defaults written on create give Editors Edit).
   { route: 'POST /api/dashboards/db', call: ({ n }) => ({ path: '/api/dashboards/db', body: { dashboard: { uid: n, title: n } } }), expect: orgWrite() },
   { route: 'GET /api/dashboards/home', call: () => ({ path: '/api/dashboards/home' }), expect: orgRead() },
   { route: 'GET /api/dashboards/tags', call: () => ({ path: '/api/dashboards/tags' }), expect: orgRead() },
   { route: 'GET /api/dashboards/uid/:uid', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}` }), expect: orgRead() },
-  { route: 'DELETE /api/dashboards/uid/:uid', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}` }), expect: orgAdmin() },
-  { route: 'GET /api/dashboards/uid/:uid/versions', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}/versions` }), expect: orgAdmin() },
-  { route: 'GET /api/dashboards/uid/:uid/versions/:version', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}/versions/1` }), expect: orgAdmin() },
-  { route: 'POST /api/dashboards/uid/:uid/restore', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}/restore`, body: { version: 1 } }), expect: orgAdmin() },
+  { route: 'DELETE /api/dashboards/uid/:uid', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}` }), expect: orgWrite() },
+  { route: 'GET /api/dashboards/uid/:uid/versions', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}/versions` }), expect: orgWrite() },
+  { route: 'GET /api/dashboards/uid/:uid/versions/:version', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}/versions/1` }), expect: orgWrite() },
+  { route: 'POST /api/dashboards/uid/:uid/restore', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}/restore`, body: { version: 1 } }), expect: orgWrite() },
 ];
 
 /** A fresh dashboard of org 1, at the root, made by the server admin: its uid. */

@@ -166,7 +166,9 @@ describe('tokens', () => {
     const write = await bearer(readOnly).post(FOLDERS).send({ metadata: { name: 'not-by-viewer' }, spec: { title: 'x' } });
     expect([write.status, write.body.kind, write.body.reason]).toEqual([403, 'Status', 'Forbidden']);
     const none = await createServiceAccount({ name: 'Nobody', role: 'None' });
-    expect((await bearer((await createToken(none.id)).key).get(FOLDERS)).status).toBe(403);
+    // Role None: a member that reads only what it is granted (here nothing).
+    const noneList = await bearer((await createToken(none.id)).key).get(FOLDERS);
+    expect([noneList.status, noneList.body.items]).toEqual([200, []]);
 
     // An Admin service account manages service accounts of its org.
     const admin = await createServiceAccount({ name: 'Org admin bot', role: 'Admin' });

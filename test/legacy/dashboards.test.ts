@@ -187,7 +187,8 @@ describe('GET and DELETE /api/dashboards/uid/:uid', () => {
   });
 
   it('shows what a Viewer may do', async () => {
-    await t.users!.createUser(SYSTEM, { login: 'vera', password: 'password1' });
+    const vera = await t.users!.createUser(SYSTEM, { login: 'vera', password: 'password1' });
+    await t.users!.setRole(SYSTEM, 1, vera.id, 'Viewer');
     await save({ dashboard: { uid: 'seen', title: 'Seen' } });
     const res = await t.anonymous.get('/api/dashboards/uid/seen').auth('vera', 'password1');
     expect(res.status).toBe(200);
