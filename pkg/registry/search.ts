@@ -106,7 +106,9 @@ async function visible(ctx: RequestContext, verb: string, hits: readonly SearchR
   const allowed = new Set<SearchResult>();
   for (const resource of new Set(hits.map((h) => h.kind.access?.resource))) {
     const ofKind = hits.filter((h) => h.kind.access?.resource === resource);
-    const ok = resource ? await ctx.access.filter(`${resource}:${verb}`, ofKind, (h) => `${resource}:uid:${h.key.name}`) : ofKind;
+    // The hit's folder goes with its scope: inheritance is resolved without reading the object again.
+    const target = (h: SearchResult) => (h.kind.inFolder ? { scope: `${resource}:uid:${h.key.name}`, folder: h.folder } : `${resource}:uid:${h.key.name}`);
+    const ok = resource ? await ctx.access.filter(`${resource}:${verb}`, ofKind, target) : ofKind;
     for (const h of ok) allowed.add(h);
   }
   return hits.filter((h) => allowed.has(h));

@@ -1,9 +1,12 @@
 import { dashboardKind, folderKind } from '../../apis';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { anyKind } from '../../pkg/meta';
-import type { AccessCheck, RequestContext } from '../../pkg/registry';
+import type { AccessCheck, AccessTarget, RequestContext } from '../../pkg/registry';
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS } from '../support/paths';
+
+/** The scope of an access target (the registry may send the folder with it). */
+const scopeText = (target: AccessTarget) => (typeof target === 'string' ? target : target.scope);
 
 /**
  * GET /api/search through HTTP on a real database: every parameter, paging, sorting, limits, stars, org isolation,
@@ -258,7 +261,7 @@ describe('who sees what', () => {
     const hidden = new Set(everything.filter((n) => !['ops', 'team', 'zeta'].includes(n)).filter((_, i) => i % 2 === 0));
     const access: AccessCheck = {
       can: async () => true,
-      filter: async (action, candidates, scopeOf) => candidates.filter((c) => action !== 'dashboards:read' || !hidden.has(scopeOf(c).replace('dashboards:uid:', ''))),
+      filter: async (action, candidates, scopeOf) => candidates.filter((c) => action !== 'dashboards:read' || !hidden.has(scopeText(scopeOf(c)).replace('dashboards:uid:', ''))),
     };
     const caller = { ...server, access };
     const visible = everything.filter((n) => !hidden.has(n));
@@ -280,7 +283,7 @@ describe('who sees what', () => {
     const visible = names.filter((_, i) => i % 3 === 0);
     const access: AccessCheck = {
       can: async () => true,
-      filter: async (_action, candidates, scopeOf) => candidates.filter((c) => visible.includes(scopeOf(c).replace('dashboards:uid:', ''))),
+      filter: async (_action, candidates, scopeOf) => candidates.filter((c) => visible.includes(scopeText(scopeOf(c)).replace('dashboards:uid:', ''))),
     };
     const page = (offset: number) =>
       t.registry
