@@ -1,5 +1,5 @@
 import type { StoredRole } from '../../pkg/auth/role-directory';
-import { fromRoleDTO, parseRoleForm, scopesByAction, toRoleDTO } from './access-control-conversions';
+import { fromRoleAssignmentsDTO, fromRoleDTO, parseRoleAssignments, parseRoleForm, scopesByAction, toRoleAssignmentsDTO, toRoleDTO } from './access-control-conversions';
 
 const role: StoredRole = {
   uid: 'r1', orgId: 1, name: 'custom:reader', displayName: 'Reader', description: 'reads', group: 'Custom', hidden: false, version: 3,
@@ -31,5 +31,20 @@ describe('access-control conversions', () => {
     expect(scopesByAction([
       { action: 'a', scope: 's1' }, { action: 'a', scope: 's1' }, { action: 'a', scope: 's2' }, { action: 'b', scope: '' },
     ])).toEqual({ a: ['s1', 's2'], b: [''] });
+  });
+
+  it('round-trips role assignments through RoleAssignmentsDTO', () => {
+    const dto = toRoleAssignmentsDTO('r1', [
+      { kind: 'team', uid: 't', id: 2 }, { kind: 'user', uid: 'u9', id: 9 }, { kind: 'user', uid: 'u3', id: 3 }, { kind: 'service-account', uid: 's', id: 5 },
+    ]);
+    expect(dto).toEqual({ role_uid: 'r1', users: [3, 9], teams: [2], service_accounts: [5] });
+    expect(fromRoleAssignmentsDTO(dto)).toEqual({ user: [3, 9], team: [2], 'service-account': [5] });
+  });
+
+  it('parses SetRoleAssignmentsCommand ids', () => {
+    expect(parseRoleAssignments({ users: [3, 3], teams: [1] })).toEqual({ user: [3], team: [1], 'service-account': [] });
+    expect(parseRoleAssignments({ users: ['3'] })).toBeUndefined();
+    expect(parseRoleAssignments({ teams: [0] })).toBeUndefined();
+    expect(parseRoleAssignments({ service_accounts: 4 })).toBeUndefined();
   });
 });

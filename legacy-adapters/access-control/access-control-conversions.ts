@@ -1,5 +1,5 @@
 import type { Permission } from '../../pkg/auth/permissions';
-import type { RoleFields, StoredRole } from '../../pkg/auth/role-directory';
+import type { RoleFields, RoleSubject, StoredRole } from '../../pkg/auth/role-directory';
 
 /** A permission of a RoleDTO. */
 export interface RolePermissionDTO {
@@ -104,4 +104,45 @@ export function scopesByAction(permissions: readonly Permission[]): Record<strin
     if (!scopes.includes(p.scope)) scopes.push(p.scope);
   }
   return out;
+}
+
+/** `GET/PUT /api/access-control/roles/:roleUID/assignments`: RoleAssignmentsDTO. */
+export interface RoleAssignmentsDTO {
+  role_uid: string;
+  users: number[];
+  teams: number[];
+  service_accounts: number[];
+}
+
+/** The numeric ids of a `SetRoleAssignmentsCommand`, by kind. */
+export interface RoleAssignmentIds {
+  user: number[];
+  team: number[];
+  'service-account': number[];
+}
+
+export function toRoleAssignmentsDTO(roleUid: string, subjects: readonly RoleSubject[]): RoleAssignmentsDTO {
+  const ids = (kind: RoleSubject['kind']) => subjects.filter((s) => s.kind === kind).map((s) => s.id).sort((a, b) => a - b);
+  return { role_uid: roleUid, users: ids('user'), teams: ids('team'), service_accounts: ids('service-account') };
+}
+
+export function fromRoleAssignmentsDTO(dto: RoleAssignmentsDTO): RoleAssignmentIds {
+  return { user: dto.users, team: dto.teams, 'service-account': dto.service_accounts };
+}
+
+/**
+ * The ids of a `SetRoleAssignmentsCommand` body ({users, teams, service_accounts}, each optional), or undefined when
+ * one is not a list of positive integers.
+ *
+ * @example
+ *   parseRoleAssignments({ users: [3], teams: [1, 2] }); // { user: [3], team: [1, 2], 'service-account': [] }
+ */
+export function parseRoleAssignments(body: Record<string, unknown>): RoleAssignmentIds | undefined {
+  const ids = (v: unknown): number[] | undefined => {
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v) || !v.every((n) => Number.isSafeInteger(n) && (n as number) > 0)) return undefined;
+    return [...new Set(v as number[])];
+  };
+  const [user, team, sa] = [ids(body.users), ids(body.teams), ids(body.service_accounts)];
+  return user && team && sa ? { user, team, 'service-account': sa } : undefined;
 }

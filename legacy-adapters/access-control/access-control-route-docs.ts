@@ -24,6 +24,9 @@ const roleForm = z.object({
   hidden: z.boolean().optional(),
   permissions: z.array(permission).optional(),
 });
+const ids = z.array(z.number().int());
+const assignmentIds = z.object({ users: ids.optional(), teams: ids.optional(), service_accounts: ids.optional() });
+const assignments = z.object({ role_uid: z.string(), users: ids, teams: ids, service_accounts: ids });
 const roleUID = { name: 'roleUID', in: 'path', type: 'string', required: true } as const;
 const userId = { name: 'userId', in: 'path', type: 'integer', required: true } as const;
 const teamId = { name: 'teamId', in: 'path', type: 'integer', required: true } as const;
@@ -55,6 +58,15 @@ export const accessControlRouteDocs: LegacyRouteDoc[] = [
     params: [roleUID], body: { schema: roleForm.omit({ uid: true }), name: 'UpdateRoleCommand' }, responses: { 200: role, ...errors, 409: {} },
   },
   { method: 'delete', path: '/api/access-control/roles/:roleUID', operationId: 'deleteRole', tags, summary: 'Delete a custom role and its assignments.', description: enterprise, params: [roleUID], responses: { 200: ok('Role deleted.'), ...errors } },
+  {
+    method: 'get', path: '/api/access-control/roles/:roleUID/assignments', operationId: 'getRoleAssignments', tags, summary: 'Whom a custom role is assigned to.', description: enterprise,
+    params: [roleUID], responses: { 200: { description: 'The assignments.', schema: assignments, name: 'RoleAssignmentsDTO' }, ...errors },
+  },
+  {
+    method: 'put', path: '/api/access-control/roles/:roleUID/assignments', operationId: 'setRoleAssignments', tags, summary: 'Make these exactly whom a custom role is assigned to.', description: enterprise,
+    params: [roleUID], body: { schema: assignmentIds, name: 'SetRoleAssignmentsCommand' },
+    responses: { 200: { description: 'The assignments.', schema: assignments, name: 'RoleAssignmentsDTO' }, ...errors },
+  },
   { method: 'get', path: '/api/access-control/users/:userId/roles', operationId: 'listUserRoles', tags, summary: 'The custom roles assigned to a user.', description: enterprise, params: [userId], responses: { 200: roles, ...errors } },
   {
     method: 'post', path: '/api/access-control/users/:userId/roles', operationId: 'addUserRole', tags, summary: 'Assign a custom role to a user.', description: enterprise,

@@ -2,12 +2,13 @@ import { type Request, Router } from 'express';
 import type { AccessControl } from '../../pkg/auth/access-control';
 import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
 import type { Permission } from '../../pkg/auth/permissions';
+import { serviceAccountNotFound, type ServiceAccounts } from '../../pkg/auth/service-accounts';
 import { accessDeniedError, requireAccess } from '../../pkg/auth/require-access';
 import { type RoleDirectory, type RoleSubject, roleNotFound, type StoredRole } from '../../pkg/auth/role-directory';
 import { type TeamDirectory, teamNotFound, teamScope } from '../../pkg/auth/team-directory';
 import { StatusError } from '../../pkg/errors';
 import { idParam, object } from '../users/users-routes';
-import { parseRoleForm, scopesByAction, toRoleDTO } from './access-control-conversions';
+import { parseRoleAssignments, parseRoleForm, scopesByAction, toRoleAssignmentsDTO, toRoleDTO } from './access-control-conversions';
 
 const bad = (message: string) => new StatusError(400, 'BadRequest', message);
 const DELEGATE = 'permissions:type:delegate';
@@ -39,7 +40,7 @@ async function requireDelegable(req: Request, permissions: readonly Permission[]
  * Custom roles of the enterprise edition (`/api/access-control/roles`) and their assignments to users and teams,
  * as clients of the Role and RoleBinding kinds. Mounted only in the enterprise edition; elsewhere these paths are 404.
  */
-export function customRolesRouter(users: IdentityDirectory, teams: TeamDirectory, roles: RoleDirectory): Router {
+export function customRolesRouter(users: IdentityDirectory, teams: TeamDirectory, roles: RoleDirectory, accounts: ServiceAccounts): Router {
   const router = Router();
   const by = (req: Request) => ({ identity: req.user!.identity });
 
@@ -106,6 +107,40 @@ export function customRolesRouter(users: IdentityDirectory, teams: TeamDirectory
     await requireDelegable(req, role.permissions);
     await roles.deleteRole(by(req), role);
     res.json({ message: 'Role deleted' });
+  });
+
+  router.get('/api/access-control/roles/:roleUID/assignments', async (req, res) => {
+    await requireAccess(req, 'users.roles:read', 'users:id:*');
+    await requireAccess(req, 'teams.roles:read', 'teams:id:*');
+    const role = await roleOf(req);
+    res.json(toRoleAssignmentsDTO(role.uid, await roles.assignmentsOf(role)));
+  });
+
+  router.put('/api/access-control/roles/:roleUID/assignments', async (req, res) => {
+    for (const action of ['users.roles:add', 'users.roles:remove', 'teams.roles:add', 'teams.roles:remove']) await requireAccess(req, action, DELEGATE);
+    const role = await roleOf(req);
+    const ids = parseRoleAssignments(object(req.body));
+    if (!ids) throw bad('bad request data');
+    await requireDelegable(req, role.permissions);
+    const orgId = req.user!.orgId;
+    const subjects: RoleSubject[] = [];
+    for (const id of ids.user) {
+      const user = await users.userById(id);
+      if (!user || !(await users.roleOf(orgId, id))) throw new StatusError(404, 'NotFound', 'User not found');
+      subjects.push({ kind: 'user', uid: user.uid, id });
+    }
+    for (const id of ids.team) {
+      const team = await teams.teamById(orgId, id);
+      if (!team) throw teamNotFound();
+      subjects.push({ kind: 'team', uid: team.uid, id });
+    }
+    for (const id of ids['service-account']) {
+      const sa = await accounts.byId(orgId, id);
+      if (!sa) throw serviceAccountNotFound();
+      subjects.push({ kind: 'service-account', uid: sa.uid, id });
+    }
+    await roles.setAssignments(by(req), role, subjects);
+    res.json(toRoleAssignmentsDTO(role.uid, await roles.assignmentsOf(role)));
   });
 
   router.get('/api/access-control/users/:userId/roles', async (req, res) => {

@@ -206,6 +206,21 @@ export class RoleDirectory implements RoleSource {
     }
   }
 
+  /** Everyone a role is assigned to. */
+  async assignmentsOf(role: StoredRole): Promise<RoleSubject[]> {
+    const bindings = await this.listIn(role.orgId, BINDINGS, `${ROLE_KEY}=${keyOf(role.uid)}`);
+    return bindings.map((b) => (b.spec as unknown as RoleBindingSpec).subject).sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id);
+  }
+
+  /** Makes `subjects` exactly whom the role is assigned to: the missing are added, the others taken back. */
+  async setAssignments(by: Requester, role: StoredRole, subjects: readonly RoleSubject[]): Promise<void> {
+    const wanted = new Set(subjects.map(subjectId));
+    for (const current of await this.assignmentsOf(role)) {
+      if (!wanted.has(subjectId(current))) await this.unassign(by, role.orgId, role.uid, current).catch(ignoreNotFound);
+    }
+    for (const subject of subjects) await this.assign(by, role.orgId, role, subject);
+  }
+
   /** Takes back every role of a subject. */
   async unassignAll(by: Requester, orgId: number, subject: { kind: RoleSubjectKind; id: number }): Promise<void> {
     for (const b of await this.listIn(orgId, BINDINGS, `${SUBJECT_ID}=${subjectId(subject)}`)) {

@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(legacySearchRouter(deps.registry));
   app.use(legacyStarsRouter(deps.registry));
   app.use(userPermissionsRouter(access));
-  if (roles) app.use(customRolesRouter(users, teams, roles));
+  if (roles) app.use(customRolesRouter(users, teams, roles, accounts));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });

@@ -18,6 +18,8 @@ describe('open-source edition (the default)', () => {
       t.as.get('/api/access-control/roles/x'),
       t.as.put('/api/access-control/roles/x').send({ name: 'custom:x' }),
       t.as.delete('/api/access-control/roles/x'),
+      t.as.get('/api/access-control/roles/x/assignments'),
+      t.as.put('/api/access-control/roles/x/assignments').send({ users: [1] }),
       t.as.get('/api/access-control/users/1/roles'),
       t.as.post('/api/access-control/users/1/roles').send({ roleUid: 'x' }),
       t.as.delete('/api/access-control/users/1/roles/x'),

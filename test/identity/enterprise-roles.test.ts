@@ -3,6 +3,7 @@ import { Authorizer } from '../../pkg/auth/authorizer';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { folderScope, type Subject } from '../../pkg/auth/permissions';
 import { RoleDirectory } from '../../pkg/auth/role-directory';
+import { ServiceAccounts } from '../../pkg/auth/service-accounts';
 import { TeamDirectory } from '../../pkg/auth/team-directory';
 import { FOLDERS } from '../support/paths';
 import { startTestApp, type TestApp } from '../support/app';
@@ -167,6 +168,35 @@ describe('assignments', () => {
     expect(rm.body).toEqual({ message: 'Role removed from user.' });
     expect((await t.as.get(`/api/access-control/users/${u.id}/roles`)).body).toEqual([]);
     expect((await as('ur').get('/api/access-control/user/permissions')).body['dashboards:read']).toBeUndefined();
+  });
+
+  it('sets and lists whom a role is assigned to, service accounts included', async () => {
+    const roleUid = await createRole({ ...DASH_READER, name: 'custom:assigned-reader' });
+    const u = await createUser('as-user', 'Viewer');
+    const teamId = await createTeam('Assigned');
+    const accounts = new ServiceAccounts(t.users!.registry, t.storage);
+    const sa = await accounts.create(SYSTEM, 1, { name: 'reader-bot', role: 'Viewer' });
+    const { key } = await accounts.addToken(SYSTEM, sa, { name: 'k' });
+    const saPermissions = async () => (await t.anonymous.get('/api/access-control/user/permissions').set('Authorization', `Bearer ${key}`)).body;
+    expect((await saPermissions())['dashboards:read']).toBeUndefined();
+
+    const set = await t.as.put(`${ROLES}/${roleUid}/assignments`).send({ users: [u.id], teams: [teamId], service_accounts: [sa.id] });
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({ role_uid: roleUid, users: [u.id], teams: [teamId], service_accounts: [sa.id] });
+    expect((await t.as.get(`${ROLES}/${roleUid}/assignments`)).body).toEqual(set.body);
+    expect((await saPermissions())['dashboards:read']).toEqual(['dashboards:*']);
+    expect((await t.as.get(`/api/access-control/teams/${teamId}/roles`)).body.map((r: { uid: string }) => r.uid)).toEqual([roleUid]);
+
+    // A set naming a missing team changes nothing; then a smaller set takes the others back.
+    const missing = await t.as.put(`${ROLES}/${roleUid}/assignments`).send({ teams: [99999] });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ message: 'Team not found' });
+    expect((await t.as.get(`${ROLES}/${roleUid}/assignments`)).body).toEqual(set.body);
+    expect((await t.as.put(`${ROLES}/${roleUid}/assignments`).send({ users: ['x'] })).body).toEqual({ message: 'bad request data' });
+    const smaller = await t.as.put(`${ROLES}/${roleUid}/assignments`).send({ users: [u.id] });
+    expect(smaller.body).toEqual({ role_uid: roleUid, users: [u.id], teams: [], service_accounts: [] });
+    expect((await saPermissions())['dashboards:read']).toBeUndefined();
+    expect((await t.as.get(`${ROLES}/nope/assignments`)).body).toEqual({ message: 'Role not found' });
   });
 
   it('answers 400 and 404 for what is malformed or missing', async () => {
