@@ -1,6 +1,7 @@
 import type { StoredUser } from '../../pkg/auth/identity-directory';
 import type { StoredTeam, StoredTeamMember } from '../../pkg/auth/team-directory';
 import {
+  fromSetTeamMembershipsCommand,
   fromTeamCommand,
   fromTeamDTO,
   fromTeamMemberDTO,
@@ -8,6 +9,7 @@ import {
   teamAvatarUrl,
   teamPermissionNumber,
   toTeamDTO,
+  toSetTeamMembershipsCommand,
   toTeamMemberDTO,
 } from './teams-conversions';
 
@@ -49,5 +51,13 @@ describe('teams conversions', () => {
 
   it('gives a team without email the avatar of its name', () => {
     expect(teamAvatarUrl({ email: '', name: 'Ops' })).toBe(teamAvatarUrl({ email: 'ops', name: 'x' }));
+  });
+
+  it('round-trips SetTeamMembershipsCommand, admins winning over members', () => {
+    const wanted = fromSetTeamMembershipsCommand({ members: ['a@x', 'b@x'], admins: ['b@x'] })!;
+    expect([...wanted]).toEqual([['a@x', 'Member'], ['b@x', 'Admin']]);
+    expect(toSetTeamMembershipsCommand(wanted)).toEqual({ members: ['a@x'], admins: ['b@x'] });
+    expect(fromSetTeamMembershipsCommand({ members: 'a@x' })).toBeUndefined();
+    expect(fromSetTeamMembershipsCommand({})!.size).toBe(0);
   });
 });

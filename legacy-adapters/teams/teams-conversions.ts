@@ -116,3 +116,26 @@ export function toTeamMemberDTO(member: StoredTeamMember, user: StoredUser): Tea
 export function fromTeamMemberDTO(dto: TeamMemberDTO, userUid: string): StoredTeamMember {
   return { orgId: dto.orgId, teamId: dto.teamId, teamUid: dto.teamUID, userId: dto.userId, userUid, permission: parseTeamPermission(dto.permission) ?? 'Member' };
 }
+
+/**
+ * `SetTeamMembershipsCommand` {members, admins} (lists of emails) as the permission each email is to have, admins
+ * winning over members; undefined when a list is not a list of strings.
+ *
+ * @example
+ *   fromSetTeamMembershipsCommand({ members: ['a@x', 'b@x'], admins: ['b@x'] }); // Map { 'a@x' => 'Member', 'b@x' => 'Admin' }
+ */
+export function fromSetTeamMembershipsCommand(body: Record<string, unknown>): Map<string, TeamPermission> | undefined {
+  const list = (v: unknown) => (v === undefined || v === null ? [] : Array.isArray(v) && v.every((e) => typeof e === 'string') ? (v as string[]) : undefined);
+  const [members, admins] = [list(body.members), list(body.admins)];
+  if (!members || !admins) return undefined;
+  const out = new Map<string, TeamPermission>();
+  for (const email of members) out.set(email.trim(), 'Member');
+  for (const email of admins) out.set(email.trim(), 'Admin');
+  return out;
+}
+
+/** The command that gives a team these members. */
+export function toSetTeamMembershipsCommand(wanted: ReadonlyMap<string, TeamPermission>): { members: string[]; admins: string[] } {
+  const of = (p: TeamPermission) => [...wanted].filter(([, q]) => q === p).map(([email]) => email);
+  return { members: of('Member'), admins: of('Admin') };
+}

@@ -78,6 +78,11 @@ export const teamsRouteDocs: LegacyRouteDoc[] = [
     responses: { 200: ok('Member added to Team.'), 400: { description: 'Bad body, or already a member.' }, 401: {}, 403: {}, 404: {} },
   },
   {
+    method: 'put', path: '/api/teams/:teamId/members', operationId: 'setTeamMemberships', tags, summary: 'Make these users (by email) exactly the team\'s members and admins.', params: [teamId],
+    body: { schema: z.object({ members: z.array(z.string()).optional(), admins: z.array(z.string()).optional() }), name: 'SetTeamMembershipsCommand' },
+    responses: { 200: ok('Team memberships have been updated.'), 400: {}, 401: {}, 403: {}, 404: { description: 'Team or user not found.' } },
+  },
+  {
     method: 'put', path: '/api/teams/:teamId/members/:userId', operationId: 'updateTeamMember', tags, summary: 'Change a member\'s team permission.', params: [teamId, userId],
     body: { schema: z.object({ permission: z.number().int().describe('0 Member, 4 Admin') }), name: 'UpdateTeamMemberCommand' },
     responses: { 200: ok('Team member updated.'), 400: {}, 401: {}, 403: {}, 404: {} },

@@ -2,10 +2,10 @@ import { type Request, Router } from 'express';
 import type { IdentityDirectory, StoredUser } from '../../pkg/auth/identity-directory';
 import { isServiceAccount } from '../../pkg/auth/org-access';
 import { requireAccess } from '../../pkg/auth/require-access';
-import { type StoredTeam, type TeamDirectory, teamNotFound, teamScope } from '../../pkg/auth/team-directory';
+import { type StoredTeam, type TeamDirectory, teamNotFound, type TeamPermission, teamScope } from '../../pkg/auth/team-directory';
 import { StatusError } from '../../pkg/errors';
 import { idParam, object } from '../users/users-routes';
-import { fromTeamCommand, parseTeamPermission, type SearchTeamQueryResult, toTeamDTO, toTeamMemberDTO } from './teams-conversions';
+import { fromSetTeamMembershipsCommand, fromTeamCommand, parseTeamPermission, type SearchTeamQueryResult, toTeamDTO, toTeamMemberDTO } from './teams-conversions';
 
 const bad = (message: string) => new StatusError(400, 'BadRequest', message);
 
@@ -121,6 +121,24 @@ export function legacyTeamsRouter(users: IdentityDirectory, teams: TeamDirectory
     if (await teams.memberOf(team.orgId, team.id, user.id)) throw bad('User is already added to this team');
     await teams.setMember(by(req), team.orgId, team, user, 'Member');
     res.json({ message: 'Member added to Team' });
+  });
+
+  /** The anchor's bulk form: these emails become exactly the team's members and admins (admins win over members). */
+  router.put('/api/teams/:teamId/members', async (req, res) => {
+    const team = await teamOf(req, 'teams.permissions:write');
+    const wanted = fromSetTeamMembershipsCommand(object(req.body));
+    if (!wanted) throw bad('bad request data');
+    const desired = new Map<number, { user: StoredUser; permission: TeamPermission }>();
+    for (const [email, permission] of wanted) {
+      const user = await users.userByLoginOrEmail(email);
+      if (!user || !(await users.roleOf(team.orgId, user.id))) throw new StatusError(404, 'NotFound', 'user not found');
+      desired.set(user.id, { user, permission });
+    }
+    for (const m of await teams.membersOf(team.orgId, team.id)) {
+      if (!desired.has(m.userId)) await teams.removeMember(by(req), team.orgId, team.id, m.userId);
+    }
+    for (const { user, permission } of desired.values()) await teams.setMember(by(req), team.orgId, team, user, permission);
+    res.json({ message: 'Team memberships have been updated' });
   });
 
   router.put('/api/teams/:teamId/members/:userId', async (req, res) => {

@@ -157,6 +157,7 @@ const ROWS: Row[] = [
   { route: 'PUT /api/teams/:teamId', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}`, body: { name: `${n}-renamed` } }), expect: orgAdmin() },
   { route: 'DELETE /api/teams/:teamId', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}` }), expect: orgAdmin() },
   { route: 'GET /api/teams/:teamId/members', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/members` }), expect: orgAdmin() },
+  { route: 'PUT /api/teams/:teamId/members', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/members`, body: { admins: ['admin@localhost'] } }), expect: orgAdmin() },
   { route: 'POST /api/teams/:teamId/members', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/members`, body: { userId: await member(n) } }), expect: orgAdmin() },
   {
     route: 'PUT /api/teams/:teamId/members/:userId',

@@ -190,6 +190,26 @@ describe('team members', () => {
     expect((await t.as.delete(`/api/teams/${teamId}/members/x`)).body).toEqual({ message: 'userId is invalid' });
   });
 
+  it('sets the members and admins at once by email (PUT /members)', async () => {
+    const { teamId } = await createTeam('Bulk');
+    await createUser('bulk1');
+    const bulk2 = await createUser('bulk2');
+    await t.as.post(`/api/teams/${teamId}/members`).send({ userId: bulk2 });
+    const res = await t.as.put(`/api/teams/${teamId}/members`).send({ members: ['bulk1@example.com'], admins: ['admin@localhost'] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'Team memberships have been updated' });
+    const members = await t.as.get(`/api/teams/${teamId}/members`);
+    expect(members.body.map((m: { login: string; permission: number }) => [m.login, m.permission])).toEqual([
+      ['admin', 4],
+      ['bulk1', 0],
+    ]);
+    const unknown = await t.as.put(`/api/teams/${teamId}/members`).send({ members: ['nobody@example.com'] });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: 'user not found' });
+    expect((await t.as.get(`/api/teams/${teamId}`)).body.memberCount).toBe(2);
+    expect((await t.as.put(`/api/teams/${teamId}/members`).send({ admins: 'admin@localhost' })).body).toEqual({ message: 'bad request data' });
+  });
+
   it('a deleted user, or one removed from the org, leaves its teams', async () => {
     const { teamId } = await createTeam('Leavers');
     const bo = await createUser('bo');
