@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Extension } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool } from 'pg';
 import { SqlStorage } from './postgres/sql-storage';
@@ -43,19 +44,25 @@ function openServer(url: string, max: number): Storage {
   return new SqlStorage(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
 }
 
+const PG_TRGM: string = '@electric-sql/pglite/contrib/pg_trgm';
+
 async function openEmbedded(opts: StorageOptions): Promise<Storage> {
   // PGlite is ESM with a WASM payload; load it only when the embedded backend is used.
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGliteDialect } = await import('kysely-pglite-dialect');
+  // pg_trgm serves the search index's title substring queries (migration 0004). The package exports its contrib
+  // modules only through `exports`, which this project's module resolution does not read: the specifier is untyped.
+  const { pg_trgm } = (await import(PG_TRGM)) as { pg_trgm: Extension };
+  const extensions = { pg_trgm };
   if (opts.inMemory) {
-    const pg = await PGlite.create();
+    const pg = await PGlite.create({ extensions });
     return new SqlStorage(new Kysely<Database>({ dialect: new PGliteDialect(pg) }), 'embedded');
   }
   const dir = path.resolve(opts.dataDir, 'pglite');
   fs.mkdirSync(dir, { recursive: true });
   const release = acquireDirLock(path.resolve(opts.dataDir, 'pglite.lock'));
   try {
-    const pg = await PGlite.create(dir);
+    const pg = await PGlite.create(dir, { extensions });
     const storage = new SqlStorage(new Kysely<Database>({ dialect: new PGliteDialect(pg) }), 'embedded');
     const close = storage.close.bind(storage);
     storage.close = async () => {

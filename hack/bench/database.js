@@ -83,7 +83,8 @@ async function createPostgres(rawConnections) {
 async function createEmbedded() {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGliteDialect } = await import('kysely-pglite-dialect');
-  const pglite = await PGlite.create();
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const pglite = await PGlite.create({ extensions: { pg_trgm } });
   // The server's storage and the probe share the one in-memory instance (PGlite runs one query at a time).
   const storage = new SqlStorage(new Kysely({ dialect: new PGliteDialect(pglite) }), 'embedded');
   await storage.migrate();

@@ -79,4 +79,4 @@ function comparison(results) {
   ].join('\n');
 }
 
-module.exports = { sizeBlock, summary, comparison, int };
+module.exports = { sizeBlock, summary, comparison, table, int, ms };

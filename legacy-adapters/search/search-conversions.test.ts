@@ -1,5 +1,5 @@
 import { StatusError } from '../../pkg/errors';
-import { parseSearchParams, toHit } from './search-conversions';
+import { folderUrl, parseSearchParams, toHit } from './search-conversions';
 
 describe('parseSearchParams', () => {
   it('binds every parameter, repeated ones as lists', () => {
@@ -34,7 +34,7 @@ describe('parseSearchParams', () => {
 
 describe('toHit', () => {
   it('builds a dashboard hit in a folder', () => {
-    expect(toHit({ type: 'dash-db', name: 'lat', title: 'API latency', tags: ['b', 'a'], internalId: 3 }, true, { id: 1, uid: 'ops', title: 'Ops' })).toEqual({
+    expect(toHit({ type: 'dash-db', name: 'lat', title: 'API latency', tags: ['b', 'a'], internalId: 3 }, true, { id: 1, uid: 'ops', title: 'Ops', url: folderUrl('ops', 'Ops') })).toEqual({
       id: 3, uid: 'lat', title: 'API latency', uri: 'db/api-latency', url: '/d/lat/api-latency', slug: 'api-latency', type: 'dash-db',
       tags: ['a', 'b'], isStarred: true, folderId: 1, folderUid: 'ops', folderTitle: 'Ops', folderUrl: '/dashboards/f/ops/ops', sortMeta: 0,
     });

@@ -101,11 +101,12 @@ export function parseSearchParams(q: Query): SearchParams {
 /** A folder's page in the frontend. */
 export const folderUrl = (uid: string, title: string) => `/dashboards/f/${uid}/${slugify(title)}`;
 
-/** What a hit shows of the folder it is in. */
+/** What a hit shows of the folder it is in (`url`: {@link folderUrl}, made once per folder). */
 export interface FolderRef {
   id: number;
   uid: string;
   title: string;
+  url: string;
 }
 
 /** What the search index holds of a hit, as the conversion needs it. */
@@ -121,7 +122,7 @@ export interface IndexedObject {
  * A hit of the anchor's shape. Hits at the root carry no folder fields; tags are sorted.
  *
  * @example
- *   toHit({ type: 'dash-db', name: 'lat', title: 'API latency', tags: ['b', 'a'], internalId: 3 }, false, { id: 1, uid: 'ops', title: 'Ops' });
+ *   toHit({ type: 'dash-db', name: 'lat', title: 'API latency', tags: ['b', 'a'], internalId: 3 }, false, { id: 1, uid: 'ops', title: 'Ops', url: '/dashboards/f/ops/ops' });
  *   // { id: 3, uid: 'lat', title: 'API latency', uri: 'db/api-latency', url: '/d/lat/api-latency', slug: 'api-latency',
  *   //   type: 'dash-db', tags: ['a', 'b'], isStarred: false, folderId: 1, folderUid: 'ops', folderTitle: 'Ops',
  *   //   folderUrl: '/dashboards/f/ops/ops', sortMeta: 0 }
@@ -138,7 +139,7 @@ export function toHit(o: IndexedObject, isStarred: boolean, folder?: FolderRef):
     type: o.type,
     tags: [...o.tags].sort(),
     isStarred,
-    ...(folder ? { folderId: folder.id, folderUid: folder.uid, folderTitle: folder.title, folderUrl: folderUrl(folder.uid, folder.title) } : {}),
+    ...(folder ? { folderId: folder.id, folderUid: folder.uid, folderTitle: folder.title, folderUrl: folder.url } : {}),
     sortMeta: 0,
   };
 }

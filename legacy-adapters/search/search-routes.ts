@@ -4,7 +4,7 @@ import { anyKind, type KindRegistration } from '../../pkg/meta';
 import type { Registry, RequestContext, SearchResult } from '../../pkg/registry';
 import { requestContext } from '../../pkg/server/request-context';
 import { starsOf } from '../../pkg/stars/stars';
-import { type FolderRef, type HitType, parseSearchParams, type SearchParams, toHit } from './search-conversions';
+import { type FolderRef, folderUrl, type HitType, parseSearchParams, type SearchParams, toHit } from './search-conversions';
 
 const folders = anyKind(folderKind);
 const dashboards = anyKind(dashboardKind);
@@ -30,7 +30,7 @@ async function foldersOf(registry: Registry, ctx: RequestContext, hits: readonly
   const names = [...new Set(hits.map((h) => h.folder).filter((f) => f !== ''))];
   if (names.length === 0) return new Map();
   const found = await registry.search({ ...ctx, access: undefined }, { kinds: [folders], names, order: 'asc', offset: 0, limit: names.length });
-  return new Map(found.map((f) => [f.key.name, { id: f.internalId, uid: f.key.name, title: f.title }]));
+  return new Map(found.map((f) => [f.key.name, { id: f.internalId, uid: f.key.name, title: f.title, url: folderUrl(f.key.name, f.title) }]));
 }
 
 /**
@@ -44,19 +44,22 @@ export function legacySearchRouter(registry: Registry): Router {
   router.get('/api/search', async (req: Request, res) => {
     const p = parseSearchParams(req.query as Record<string, unknown>);
     const ctx = requestContext(req);
-    const starred = await stars.starredNames(req.user!, dashboards);
-    const hits = await registry.search(ctx, {
-      kinds: kindsOf(p),
-      title: p.query || undefined,
-      tags: p.tags.length ? p.tags : undefined,
-      folders: p.folderUIDs,
-      names: namesOf(p, starred),
-      order: p.sort === 'alpha-desc' ? 'desc' : 'asc',
-      groupByKind: p.sort === undefined,
-      verb: p.permission === 'Edit' ? 'write' : 'read',
-      offset: (p.page - 1) * p.limit,
-      limit: p.limit,
-    });
+    const search = (starred: readonly string[]) =>
+      registry.search(ctx, {
+        kinds: kindsOf(p),
+        title: p.query || undefined,
+        tags: p.tags.length ? p.tags : undefined,
+        folders: p.folderUIDs,
+        names: namesOf(p, starred),
+        order: p.sort === 'alpha-desc' ? 'desc' : 'asc',
+        groupByKind: p.sort === undefined,
+        verb: p.permission === 'Edit' ? 'write' : 'read',
+        offset: (p.page - 1) * p.limit,
+        limit: p.limit,
+      });
+    const starring = stars.starredNames(req.user!, dashboards);
+    // Only `starred=true` needs the stars before searching; otherwise both run at once.
+    const [hits, starred] = p.starred ? await starring.then(async (s) => [await search(s), s] as const) : await Promise.all([search([]), starring]);
     const inFolders = await foldersOf(registry, ctx, hits);
     const isStarred = new Set(starred);
     res.json(

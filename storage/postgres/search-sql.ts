@@ -11,7 +11,7 @@ import type { Db } from './sql-storage';
  */
 
 /** Rows written per statement when the index is rebuilt. */
-const SYNC_BATCH = 1000;
+const SYNC_BATCH = 500;
 
 /** The case folding titles are sorted and matched by; done here, not by the database, so every backend agrees. */
 export const sortTitle = (title: string): string => title.toLowerCase();
@@ -24,10 +24,18 @@ const textArray = (values: readonly string[]) => sql<string[]>`ARRAY[${sql.join(
  * @example await writeSearchRow(trx, key, 'ops', { title: 'API latency', tags: ['prod'], internalId: 7 })
  */
 export async function writeSearchRow(db: Db, key: ResourceKey, folder: string, f: SearchFields): Promise<void> {
+  await writeSearchRows(db, [{ key, folder, fields: f }]);
+}
+
+/** Writes (or replaces) several rows in one statement. */
+async function writeSearchRows(db: Db, rows: readonly { key: ResourceKey; folder: string; fields: SearchFields }[]): Promise<void> {
+  const values = rows.map(
+    ({ key, folder, fields: f }) =>
+      sql`(${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, ${folder}, ${f.title}, ${sortTitle(f.title)}, ${textArray(f.tags)}, ${f.internalId})`,
+  );
   await sql`
     INSERT INTO search_index ("group", resource, namespace, name, folder, title, sort_title, tags, internal_id)
-    VALUES (${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, ${folder}, ${f.title}, ${sortTitle(f.title)},
-            ${textArray(f.tags)}, ${f.internalId})
+    VALUES ${sql.join(values)}
     ON CONFLICT ("group", resource, namespace, name) DO UPDATE SET
       folder = excluded.folder, title = excluded.title, sort_title = excluded.sort_title, tags = excluded.tags,
       internal_id = excluded.internal_id`.execute(db);
@@ -158,7 +166,7 @@ export async function syncSearchRows(db: Db, type: GroupResource, fields: (value
       .limit(SYNC_BATCH)
       .execute();
     if (rows.length === 0) return written;
-    for (const r of rows) await writeSearchRow(db, { ...type, namespace: r.namespace, name: r.name }, r.folder, fields(r.value as JsonObject));
+    await writeSearchRows(db, rows.map((r) => ({ key: { ...type, namespace: r.namespace, name: r.name }, folder: r.folder, fields: fields(r.value as JsonObject) })));
     written += rows.length;
     const last = rows[rows.length - 1];
     after = { namespace: last.namespace, name: last.name };

@@ -3,9 +3,9 @@
  * @example slugify('Prod: API latency!') // 'prod-api-latency'
  */
 export function slugify(title: string): string {
-  return title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  // Only non-ASCII titles have accents to strip (search renders thousands of slugs per page).
+  const plain = /[^\x00-\x7f]/.test(title) ? title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : title;
+  return plain
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
