@@ -112,6 +112,8 @@ export function hasExpired(token: Pick<StoredToken, 'expires'>, now = Date.now()
  *   await accounts.authenticate(key); // { identity: `service-account:${sa.uid}`, orgId: 1, orgRole: 'Editor', … }
  */
 export class ServiceAccounts {
+  private readonly deleted: ((by: Requester, sa: StoredServiceAccount) => Promise<void>)[] = [];
+
   constructor(
     private readonly registry: Registry,
     private readonly storage: Storage,
@@ -181,11 +183,25 @@ export class ServiceAccounts {
     return toServiceAccount(obj as Resource<ServiceAccountSpec>, sa.orgId);
   }
 
-  /** Deletes the service account, then its tokens (which stop working with it at once: see authenticate). */
+  /**
+   * Deletes the service account, then its tokens (which stop working with it at once: see authenticate), then runs
+   * what was registered with {@link onDeleted}.
+   */
   async delete(by: Requester, sa: StoredServiceAccount): Promise<void> {
     await this.registry.delete(this.ctx(by, namespaceOf(sa.orgId)), serviceAccountKind, sa.uid);
     const tokens = await this.registry.list(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, { labelSelector: `${SERVICE_ACCOUNT}=${sa.uid}` });
     for (const t of tokens.items) await this.registry.delete(this.ctx(by, IDENTITY_NAMESPACE), serviceAccountTokenKind, t.metadata.name).catch(ignoreNotFound);
+    for (const cleanup of this.deleted) await cleanup(by, sa);
+  }
+
+  /**
+   * Registers what to remove with a service account (the custom roles assigned to it).
+   *
+   * @example
+   *   accounts.onDeleted((by, sa) => roles.unassignAll(by, sa.orgId, { kind: 'service-account', id: sa.id }));
+   */
+  onDeleted(cleanup: (by: Requester, sa: StoredServiceAccount) => Promise<void>): void {
+    this.deleted.push(cleanup);
   }
 
   // Tokens

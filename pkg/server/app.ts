@@ -80,6 +80,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   // Authenticate before reading bodies: a stranger's 10 MiB upload is refused unread.
   // Strategies are tried in order; the first that recognises the caller wins.
   const accounts = new ServiceAccounts(users.registry, deps.storage);
+  accounts.onDeleted((by, sa) => roles?.unassignAll(by, sa.orgId, { kind: 'service-account', id: sa.id }) ?? Promise.resolve());
   // The cloud edition accepts bearer tokens only (spec §5.2): basic credentials are refused with 401.
   const strategies: Record<string, Strategy> = { bearer: bearerStrategy({ accounts, ready: identityReady }) };
   if (!cloud) strategies.basic = basicStrategy({ users, ready: identityReady });

@@ -199,6 +199,16 @@ describe('assignments', () => {
     expect((await t.as.get(`${ROLES}/nope/assignments`)).body).toEqual({ message: 'Role not found' });
   });
 
+  it('a deleted service account loses its assignments', async () => {
+    const roleUid = await createRole({ ...DASH_READER, name: 'custom:sa-reader' });
+    const sa = await t.as.post('/api/serviceaccounts').send({ name: 'short-lived', role: 'Viewer' });
+    expect(sa.status).toBe(201);
+    await t.as.put(`${ROLES}/${roleUid}/assignments`).send({ service_accounts: [sa.body.id] });
+    expect((await t.as.get(`${ROLES}/${roleUid}/assignments`)).body.service_accounts).toEqual([sa.body.id]);
+    expect((await t.as.delete(`/api/serviceaccounts/${sa.body.id}`)).status).toBe(200);
+    expect((await t.as.get(`${ROLES}/${roleUid}/assignments`)).body.service_accounts).toEqual([]);
+  });
+
   it('answers 400 and 404 for what is malformed or missing', async () => {
     const roleUid = await createRole({ name: 'custom:for-404s' });
     const u = await createUser('u404');
