@@ -269,6 +269,29 @@ describe('folder creation by custom role (spec §5.6)', () => {
     expect((await as('rootmaker').get('/api/access-control/user/permissions')).body['folders:create']).toEqual(['folders:uid:general']);
   });
 
+  it('through /apis: a Viewer with folders:create on general makes root folders, not subfolders', async () => {
+    await viewerWith('rootmaker-http', folderScope('general'));
+    const root = await as('rootmaker-http').post(FOLDERS).send({ metadata: { name: 'rm-root' }, spec: { title: 'Root by role' } });
+    expect(root.status).toBe(201);
+    const sub = await as('rootmaker-http').post(FOLDERS).send({ metadata: { name: 'rm-sub', annotations: { 'svc.app/folder': 'ops' } }, spec: { title: 'Sub' } });
+    expect(sub.status).toBe(403);
+    expect(sub.body).toMatchObject({ kind: 'Status', code: 403 });
+  });
+
+  it('through /apis: a Viewer with folders:create on folders:uid:ops makes subfolders of ops only', async () => {
+    await viewerWith('opsmaker-http', folderScope('ops'));
+    const create = (name: string, parent?: string) =>
+      as('opsmaker-http').post(FOLDERS).send({ metadata: { name, ...(parent ? { annotations: { 'svc.app/folder': parent } } : {}) }, spec: { title: name } });
+    expect((await create('om-1', 'ops')).status).toBe(201);
+    expect((await create('om-2', 'ops-child')).status).toBe(201);
+    expect((await create('om-3', 'dev')).status).toBe(403);
+    expect((await create('om-4')).status).toBe(403);
+    // Without the role, the same Viewer could make none of them.
+    await createUser('plain-viewer', 'Viewer');
+    const plain = await as('plain-viewer').post(FOLDERS).send({ metadata: { name: 'pv-1', annotations: { 'svc.app/folder': 'ops' } }, spec: { title: 'x' } });
+    expect(plain.status).toBe(403);
+  });
+
   it('folders:create on folders:uid:X creates subfolders of X (at any depth) only', async () => {
     const s = await viewerWith('opsmaker', folderScope('ops'));
     expect(await authz.can(s, 'folders:create', folderScope('ops'))).toBe(true);
