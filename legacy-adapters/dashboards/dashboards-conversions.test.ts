@@ -18,7 +18,6 @@ import {
 import { toLegacyError } from './dashboards-errors';
 import { homeDashboard } from './home-dashboard';
 
-
 describe('save command', () => {
   it('round-trips a stored dashboard through the command a client would re-send', () => {
     const cmd = toSaveCommand(stored);
