@@ -88,6 +88,18 @@ describe('team CRUD', () => {
     expect(search.body.totalCount).toBe(0);
   });
 
+  it('one name asked for at once gives at most one team; the others get 409', async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, () => t.as.post('/api/teams').send({ name: 'Raced' })));
+    const created = results.filter((r) => r.status === 200);
+    expect(created.length).toBeLessThanOrEqual(1);
+    for (const r of results.filter((x) => x.status !== 200)) expect([r.status, r.body]).toEqual([409, { message: 'Team name taken' }]);
+    const search = await t.as.get('/api/teams/search?name=Raced');
+    expect(search.body.totalCount).toBe(created.length);
+    // Ids stay distinct however teams are created.
+    const ids = await Promise.all(['Race A', 'Race B', 'Race C'].map(async (name) => (await createTeam(name)).teamId));
+    expect(new Set(ids).size).toBe(3);
+  });
+
   it('updates name and email; a taken name is 400 as in the anchor', async () => {
     const { teamId } = await createTeam('Before');
     await createTeam('Other');
