@@ -1,6 +1,8 @@
 import { teamBindingKind, teamKind } from '../../apis';
 import { anyKind } from '../../pkg/meta';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { StoredPermissions } from '../../pkg/auth/stored-permissions';
+import { FOLDERS } from '../support/paths';
 import { startTestApp, type TestApp } from '../support/app';
 
 /**
@@ -291,6 +293,27 @@ describe('who may do what', () => {
     expect((await as('tara').get(`/api/teams/${id}/members`)).body).toHaveLength(3);
     // Still not another team's.
     expect((await as('tara').put(`/api/teams/${other}`).send({ name: 'x' })).status).toBe(403);
+  });
+});
+
+describe('managed permissions granted to a team', () => {
+  it('reach its members, and stop when they leave', async () => {
+    const created = await t.as.post(FOLDERS).send({ metadata: { name: 'team-only' }, spec: { title: 'Team only' } });
+    expect(created.status).toBe(201);
+    const { teamId, uid } = await createTeam('Folder Readers');
+    const inTeam = await createUser('fr-member', 'Viewer');
+    await createUser('fr-outsider', 'Viewer');
+    await t.as.post(`/api/teams/${teamId}/members`).send({ userId: inTeam });
+    // Only the team may view the folder (as an admin would set it in the folder's permissions).
+    const permissions = new StoredPermissions(t.users!.registry);
+    await permissions.replace(SYSTEM, 1, 'folders', 'team-only', [
+      { resource: 'folders', uid: 'team-only', grantee: { kind: 'role', role: 'Admin' }, permission: 'Admin' },
+      { resource: 'folders', uid: 'team-only', grantee: { kind: 'team', uid }, permission: 'View' },
+    ]);
+    expect((await as('fr-member').get(`${FOLDERS}/team-only`)).status).toBe(200);
+    expect((await as('fr-outsider').get(`${FOLDERS}/team-only`)).status).toBe(403);
+    await t.as.delete(`/api/teams/${teamId}/members/${inTeam}`);
+    expect((await as('fr-member').get(`${FOLDERS}/team-only`)).status).toBe(403);
   });
 });
 
