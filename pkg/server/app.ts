@@ -13,6 +13,7 @@ import { apisOrgAccess, selectLegacyOrg } from '../auth/org-access';
 import { ServiceAccounts } from '../auth/service-accounts';
 import { legacyDashboardsRouter } from '../../legacy-adapters/dashboards/dashboards-routes';
 import { legacyOrgsRouter } from '../../legacy-adapters/orgs/orgs-routes';
+import { legacyPermissionsRouter } from '../../legacy-adapters/permissions/permissions-routes';
 import { legacyTeamsRouter } from '../../legacy-adapters/teams/teams-routes';
 import { legacyServiceAccountsRouter } from '../../legacy-adapters/serviceaccounts/serviceaccounts-routes';
 import { customRolesRouter, userPermissionsRouter } from '../../legacy-adapters/access-control/access-control-routes';
@@ -87,7 +88,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(['/apis', '/api', '/openapi'], authenticate(strategies));
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users, deps.registry.kinds));
-  const access = new AccessControl({ registry: deps.registry, teams, sources: [teams], roles, permissions: new StoredPermissions(users.registry) });
+  const permissions = new StoredPermissions(users.registry);
+  const access = new AccessControl({ registry: deps.registry, teams, sources: [teams], roles, permissions });
   app.use(['/api', '/apis'], attachAccess(access));
   // JSON, the +json patch types, and bodies without a Content-Type (kubectl create --raw sends none).
   const isJson = (req: { headers: Record<string, unknown> }) => {
@@ -111,6 +113,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(legacyDashboardsRouter({ registry: deps.registry, users, minRefreshInterval: deps.config.dashboards.min_refresh_interval }));
   app.use(legacySearchRouter(deps.registry));
   app.use(legacyStarsRouter(deps.registry));
+  app.use(legacyPermissionsRouter({ registry: deps.registry, users, teams, permissions }));
   app.use(userPermissionsRouter(access));
   if (roles) app.use(customRolesRouter(users, teams, roles, accounts));
   app.use(() => {

@@ -5,6 +5,7 @@ import { dashboardsRouteDocs } from '../../../legacy-adapters/dashboards/dashboa
 import { teamsRouteDocs } from '../../../legacy-adapters/teams/teams-route-docs';
 import { searchRouteDocs } from '../../../legacy-adapters/search/search-docs';
 import { starsRouteDocs } from '../../../legacy-adapters/stars/stars-docs';
+import { permissionsRouteDocs } from '../../../legacy-adapters/permissions/permissions-route-docs';
 
 /**
  * The legacy `/api` routes, described once: the OpenAPI v2 document (`/swagger.json`), the v3 generated from it
@@ -97,4 +98,5 @@ export const legacyRoutes: readonly LegacyRouteDoc[] = [
   ...searchRouteDocs,
   ...starsRouteDocs,
   ...accessControlRouteDocs,
+  ...permissionsRouteDocs,
 ];

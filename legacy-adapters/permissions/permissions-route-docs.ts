@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { LegacyRouteDoc } from '../../pkg/server/openapi/legacy-routes';
+
+const roles = z.enum(['None', 'Viewer', 'Editor', 'Admin']);
+const permission = z.union([z.literal(1), z.literal(2), z.literal(4)]).describe('1 View, 2 Edit, 4 Admin');
+const aclInfo = z.object({
+  dashboardId: z.number().int(),
+  folderId: z.number().int(),
+  created: z.string(),
+  updated: z.string(),
+  userId: z.number().int(),
+  userUid: z.string(),
+  userLogin: z.string(),
+  userEmail: z.string(),
+  userAvatarUrl: z.string(),
+  teamId: z.number().int(),
+  teamUid: z.string(),
+  team: z.string(),
+  teamEmail: z.string(),
+  teamAvatarUrl: z.string(),
+  role: roles.optional().describe('set on items for a basic role'),
+  permission,
+  permissionName: z.enum(['View', 'Edit', 'Admin']),
+  uid: z.string().describe('the folder or dashboard the item is set on'),
+  title: z.string(),
+  slug: z.string(),
+  isFolder: z.boolean(),
+  url: z.string(),
+  inherited: z.boolean().describe('set on a folder above'),
+});
+const update = z.object({
+  items: z.array(z.object({ role: roles.optional(), userId: z.number().int().optional(), teamId: z.number().int().optional(), permission })),
+});
+const message = z.object({ message: z.string() });
+
+function docs(kind: 'folder' | 'dashboard', path: string, tag: string): LegacyRouteDoc[] {
+  const resource = `${kind}s`;
+  const uid = { name: 'uid', in: 'path', type: 'string', required: true } as const;
+  return [
+    {
+      method: 'get', path, operationId: kind === 'folder' ? 'getFolderPermissionList' : 'getDashboardPermissionsListByUID', tags: [tag],
+      summary: `The permissions of a ${kind}, with those it inherits from the folders above it.`,
+      description: `Needs \`${resource}.permissions:read\` on the ${kind} (its Admins and org Admins).`,
+      params: [uid],
+      responses: { 200: { description: 'The items.', schema: z.array(aclInfo), name: 'DashboardACLInfoDTO' }, 401: {}, 403: {}, 404: {} },
+    },
+    {
+      method: 'post', path, operationId: kind === 'folder' ? 'updateFolderPermissions' : 'updateDashboardPermissionsByUID', tags: [tag],
+      summary: `Replaces every permission of a ${kind}: items not in the request are removed.`,
+      description: `Needs \`${resource}.permissions:write\` on the ${kind}. Each item names one grantee: a basic role, a user id or a team id.`,
+      params: [uid],
+      body: { schema: update, name: 'UpdateDashboardACLCommand' },
+      responses: { 200: { description: `${kind === 'folder' ? 'Folder' : 'Dashboard'} permissions updated.`, schema: message }, 400: {}, 401: {}, 403: {}, 404: {} },
+    },
+  ];
+}
+
+/** /api/folders/:uid/permissions and /api/dashboards/uid/:uid/permissions (legacy-adapters/permissions/permissions-routes.ts). */
+export const permissionsRouteDocs: LegacyRouteDoc[] = [
+  ...docs('folder', '/api/folders/:uid/permissions', 'folder_permissions'),
+  ...docs('dashboard', '/api/dashboards/uid/:uid/permissions', 'dashboard_permissions'),
+];
