@@ -105,6 +105,33 @@ const dashboardsSchema = z.object({
 
 const usersSchema = z.object({ auto_assign_org_role: oneOf(['Viewer', 'Editor', 'Admin'], 'Viewer') });
 
+/** A duration as the anchor writes them (`30d`, `7d`, `10m`, `500ms`; a bare number is days), in milliseconds. */
+function duration(def: string) {
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+(ms|s|m|h|d|w)?$/, 'expected a duration such as 30d, 12h, 10m, 30s')
+    .transform((s) => {
+      const [, n, u] = /^(\d+)(ms|s|m|h|d|w)?$/.exec(s)!;
+      return Number(n) * unit[u ?? 'd']!;
+    })
+    .pipe(z.number().positive('expected a duration above zero'))
+    .prefault(def);
+}
+
+const authSchema = z.object({
+  login_cookie_name: z.string().trim().regex(/^[A-Za-z0-9_-]+$/, 'expected a cookie name (letters, digits, _ and -)').default('svc_session'),
+  login_maximum_lifetime_duration: duration('30d').describe('a login session ends this long after sign-in (30d, 12h...; a bare number is days)'),
+  login_maximum_inactive_lifetime_duration: duration('7d').describe('a login session unused this long ends'),
+});
+
+const authAnonymousSchema = z.object({
+  enabled: bool(false).describe('requests without credentials act as org_role of org_name'),
+  org_name: str('Main Org.'),
+  org_role: oneOf(['Viewer', 'Editor', 'Admin'], 'Viewer'),
+});
+
 const logSchema = z.object({ level: oneOf(['debug', 'info', 'warn', 'error'], 'info') });
 
 /** The sections, in the order `usage()` and `settingsView()` list them. */
@@ -117,6 +144,8 @@ export const sectionSchemas = {
   feature_toggles: featureTogglesSchema,
   dashboards: dashboardsSchema,
   users: usersSchema,
+  auth: authSchema,
+  'auth.anonymous': authAnonymousSchema,
   log: logSchema,
 };
 
@@ -143,6 +172,8 @@ export const configSchema = z
     feature_toggles: featureTogglesSchema.prefault({}),
     dashboards: dashboardsSchema.prefault({}),
     users: usersSchema.prefault({}),
+    auth: authSchema.prefault({}),
+    'auth.anonymous': authAnonymousSchema.prefault({}),
     log: logSchema.prefault({}),
   })
   .superRefine((c, ctx) => {
@@ -167,13 +198,14 @@ export const configSchema = z
 export type Config = z.infer<typeof configSchema>;
 
 /**
- * The environment variable of a setting: `SVC_<SECTION>_<KEY>`, upper-cased.
+ * The environment variable of a setting: `SVC_<SECTION>_<KEY>`, upper-cased, the dots of a section as `_`.
  *
  * @example
  *   envName('feature_toggles', 'nestedFolders'); // 'SVC_FEATURE_TOGGLES_NESTEDFOLDERS'
+ *   envName('auth.anonymous', 'enabled'); // 'SVC_AUTH_ANONYMOUS_ENABLED'
  */
 export function envName(section: string, key: string): string {
-  return `SVC_${section}_${key}`.toUpperCase();
+  return `SVC_${section.replaceAll('.', '_')}_${key}`.toUpperCase();
 }
 
 /** Every known setting as [section, key], in schema order. */

@@ -33,6 +33,8 @@ describe('defaults', () => {
     expect(c.feature_toggles).toEqual({ nestedFolders: true, enable: [] });
     expect(c.dashboards).toEqual({ min_refresh_interval: '5s', versions_to_keep: 20 });
     expect(c.users).toEqual({ auto_assign_org_role: 'Viewer' });
+    expect(c.auth).toEqual({ login_cookie_name: 'svc_session', login_maximum_lifetime_duration: 30 * 86_400_000, login_maximum_inactive_lifetime_duration: 7 * 86_400_000 });
+    expect(c['auth.anonymous']).toEqual({ enabled: false, org_name: 'Main Org.', org_role: 'Viewer' });
     expect(c.log).toEqual({ level: 'info' });
   });
 
@@ -124,7 +126,7 @@ describe('environment names', () => {
     expect(text).toMatch(/--server\.http_port\s+SVC_SERVER_HTTP_PORT\s+"3000"/);
     expect(text).toMatch(/--feature_toggles\.enable\s+SVC_FEATURE_TOGGLES_ENABLE\s+""/);
     expect(text).toMatch(/--log\.level\s+SVC_LOG_LEVEL\s+"info"\s+one of debug, info, warn, error/);
-    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(29);
+    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(35);
   });
 });
 
@@ -243,5 +245,24 @@ describe('errors', () => {
     expect(msg).not.toContain('\n');
     expect(msg).toContain('server.http_port');
     expect(msg).toContain('log.level');
+  });
+});
+
+describe('dotted sections and durations', () => {
+  it('reads [auth.anonymous] from an INI file, the environment (dots as _) and flags', () => {
+    const ini = file('anon.ini', '[auth.anonymous]\nenabled = true\norg_name = Other\n[auth]\nlogin_maximum_inactive_lifetime_duration = 2h\n');
+    const fromFile = loadConfig({ argv: ['--config', ini] });
+    expect(fromFile['auth.anonymous']).toEqual({ enabled: true, org_name: 'Other', org_role: 'Viewer' });
+    expect(fromFile.auth.login_maximum_inactive_lifetime_duration).toBe(2 * 3_600_000);
+    expect(envName('auth.anonymous', 'org_role')).toBe('SVC_AUTH_ANONYMOUS_ORG_ROLE');
+    const fromEnv = loadConfig({ env: { SVC_AUTH_ANONYMOUS_ORG_ROLE: 'Editor' }, argv: ['--auth.anonymous.enabled=yes'] });
+    expect(fromEnv['auth.anonymous']).toEqual({ enabled: true, org_name: 'Main Org.', org_role: 'Editor' });
+  });
+
+  it('reads durations in ms, s, m, h, d and w, a bare number as days, and refuses others', () => {
+    const ms = (v: string) => loadConfig({ argv: [`--auth.login_maximum_lifetime_duration=${v}`] }).auth.login_maximum_lifetime_duration;
+    expect([ms('500ms'), ms('30s'), ms('10m'), ms('1h'), ms('2d'), ms('1w'), ms('3')]).toEqual([500, 30_000, 600_000, 3_600_000, 172_800_000, 604_800_000, 259_200_000]);
+    expect(error(() => ms('soon'))).toMatch(/^invalid value "soon" for auth.login_maximum_lifetime_duration \(from --auth.login_maximum_lifetime_duration\): expected a duration/);
+    expect(error(() => ms('0s'))).toMatch(/expected a duration above zero/);
   });
 });

@@ -26,6 +26,11 @@ interface RawValue {
 type RawValues = Map<string, RawValue>;
 
 const knownKeys = new Set(settingKeys().map(([s, k]) => `${s}.${k}`));
+const knownSections = new Set<string>(Object.keys(sectionSchemas));
+
+function isSection(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 export interface LoadConfigOptions {
   /** Command-line arguments without node and the script, i.e. `process.argv.slice(2)`. Default `[]`. */
@@ -156,18 +161,20 @@ function readConfigFile(file: string, namedBy: string): RawValues {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new ConfigError(`config file ${file} must hold sections`);
   const raw: RawValues = new Map();
   const unknown: string[] = [];
-  for (const [section, entries] of Object.entries(doc)) {
-    if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) {
-      unknown.push(`${section} (outside any section)`);
-      continue;
-    }
-    for (const [key, value] of Object.entries(entries as Record<string, unknown>)) {
+  const readSection = (section: string, entries: Record<string, unknown>) => {
+    for (const [key, value] of Object.entries(entries)) {
       const name = `${section}.${key}`;
-      if (!knownKeys.has(name)) unknown.push(name);
+      // ini nests `[auth.anonymous]` as auth → anonymous; JSON may write it either way.
+      if (knownSections.has(name) && isSection(value)) readSection(name, value);
+      else if (!knownKeys.has(name)) unknown.push(name);
       else if (value !== null && typeof value === 'object') throw new ConfigError(`invalid value for ${name} (from ${file}): expected a single value`);
       // ini turns true/false/null into JS values; String() gives back what was written.
       else raw.set(name, { value: String(value), source: file });
     }
+  };
+  for (const [section, entries] of Object.entries(doc)) {
+    if (!isSection(entries)) unknown.push(`${section} (outside any section)`);
+    else readSection(section, entries);
   }
   if (unknown.length > 0) throw new ConfigError(`unknown setting${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (from ${file})`);
   return raw;
@@ -200,7 +207,9 @@ function applyEnableList(raw: RawValues): void {
 function toInput(raw: RawValues): Record<string, Record<string, string>> {
   const input: Record<string, Record<string, string>> = {};
   for (const [name, { value }] of raw) {
-    const [section, key] = name.split('.') as [string, string];
+    // Section names may hold dots (`auth.anonymous`); keys never do.
+    const dot = name.lastIndexOf('.');
+    const [section, key] = [name.slice(0, dot), name.slice(dot + 1)];
     (input[section] ??= {})[key] = value;
   }
   return input;
