@@ -1,6 +1,7 @@
 import { anyKind, type KindRegistration } from '../pkg/meta';
 import { dashboardKind } from './dashboard.svc.app/v1beta1/dashboard';
 import { folderKind } from './folder.svc.app/v1beta1/folder';
+import { loginAttemptKind } from './iam.svc.app/v0alpha1/loginattempt';
 import { orgKind } from './iam.svc.app/v0alpha1/org';
 import { orgMemberKind } from './iam.svc.app/v0alpha1/orgmember';
 import { roleKind } from './iam.svc.app/v0alpha1/role';
@@ -16,6 +17,7 @@ import { resourcePermissionKind } from './iam.svc.app/v0alpha1/resourcepermissio
 export {
   dashboardKind,
   folderKind,
+  loginAttemptKind,
   orgKind,
   orgMemberKind,
   playlistKind,
@@ -48,4 +50,5 @@ export const identityKinds: readonly KindRegistration[] = [
   anyKind(roleKind),
   anyKind(roleBindingKind),
   anyKind(resourcePermissionKind),
+  anyKind(loginAttemptKind),
 ];

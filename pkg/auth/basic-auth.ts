@@ -47,18 +47,31 @@ export function basicAuth(opts: BasicAuthOptions | AdminCredentials): RequestHan
   return authenticate({ basic: basicStrategy(opts) });
 }
 
-/** The passport strategy of {@link basicAuth}, for the chain of `authenticate()`. */
-export function basicStrategy(opts: BasicAuthOptions | AdminCredentials): Strategy {
+/** The passport strategy of {@link basicAuth}, for the chain of `authenticate()`; or over a shared {@link PasswordCheck}. */
+export function basicStrategy(opts: BasicAuthOptions | AdminCredentials | PasswordCheck): Strategy {
+  if (typeof opts === 'function') return storedUsersStrategy(opts);
   if (!('users' in opts)) return basicStrategyOf((login, password) => Promise.resolve(fixedAdmin(opts, login, password)));
-  return storedUsersStrategy(opts);
+  return storedUsersStrategy(passwordCheck(opts));
 }
 
-function storedUsersStrategy(opts: BasicAuthOptions): Strategy {
+/** Checks a login and password from a client address: the user they sign in, or undefined. */
+export type PasswordCheck = (login: string, password: string, ip: string) => Promise<StoredUser | undefined>;
+
+/**
+ * The password check of basic authentication and of the login form, one per server so both count failures in
+ * one throttle: scrypt verification, failures counted by the login throttle (a blocked login is refused without
+ * checking its password), disabled users refused.
+ *
+ * @example
+ *   const check = passwordCheck({ users, attempts });
+ *   const user = await check('ana', 's3cret', req.ip); // undefined: wrong, blocked or disabled
+ */
+export function passwordCheck(opts: BasicAuthOptions): PasswordCheck {
   const attempts = opts.attempts ?? new InMemoryLoginAttempts();
   const ttl = opts.cacheTtlMs ?? 30_000;
   const verified = new Map<string, { userId: number; hash: string; expires: number }>();
 
-  async function check(login: string, password: string, ip: string): Promise<StoredUser | undefined> {
+  return async (login, password, ip) => {
     await opts.ready?.();
     if (await attempts.blocked(login, ip)) return undefined;
     const key = createHash('sha256').update(login).update('\0').update(password).digest('hex');
@@ -76,8 +89,10 @@ function storedUsersStrategy(opts: BasicAuthOptions): Strategy {
     if (verified.size >= MAX_CACHED) verified.clear();
     verified.set(key, { userId: user.id, hash: hash!, expires: Date.now() + ttl });
     return user;
-  }
+  };
+}
 
+function storedUsersStrategy(check: PasswordCheck): Strategy {
   return basicStrategyOf(async (login, password, ip) => {
     const user = await check(login, password, ip);
     return user && identityOf(user);

@@ -37,8 +37,13 @@ export interface LoginThrottleOptions {
   now?: () => number;
 }
 
-/** `::ffff:192.0.2.1` (IPv4 seen by a dual-stack socket) and `192.0.2.1` are one client. */
-function normaliseIp(ip: string): string {
+/**
+ * `::ffff:192.0.2.1` (IPv4 seen by a dual-stack socket) and `192.0.2.1` are one client.
+ *
+ * @example
+ *   normaliseIp('::FFFF:192.0.2.1'); // '192.0.2.1'
+ */
+export function normaliseIp(ip: string): string {
   const s = ip.trim().toLowerCase();
   return s.startsWith('::ffff:') && s.includes('.') ? s.slice(7) : s;
 }

@@ -2,13 +2,14 @@ import express, { type Express } from 'express';
 import type { Strategy } from 'passport';
 import type { Config } from '../config';
 import { authenticate } from '../auth/authenticate';
-import { basicStrategy } from '../auth/basic-auth';
+import { basicStrategy, passwordCheck } from '../auth/basic-auth';
 import { bearerStrategy } from '../auth/bearer-auth';
 import { bootstrapIdentity } from '../auth/identity-bootstrap';
 import { IdentityDirectory } from '../auth/identity-directory';
 import { TeamDirectory } from '../auth/team-directory';
 import { AccessControl, attachAccess } from '../auth/access-control';
 import { StoredPermissions } from '../auth/stored-permissions';
+import { StoredLoginAttempts } from '../auth/stored-login-attempts';
 import { apisOrgAccess, selectLegacyOrg } from '../auth/org-access';
 import { ServiceAccounts } from '../auth/service-accounts';
 import { legacyDashboardsRouter } from '../../legacy-adapters/dashboards/dashboards-routes';
@@ -82,9 +83,11 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   // Strategies are tried in order; the first that recognises the caller wins.
   const accounts = new ServiceAccounts(users.registry, deps.storage);
   accounts.onDeleted((by, sa) => roles?.unassignAll(by, sa.orgId, { kind: 'service-account', id: sa.id }) ?? Promise.resolve());
+  // Failed logins are counted in the database, so every replica refuses a throttled login.
+  const check = passwordCheck({ users, ready: identityReady, attempts: new StoredLoginAttempts(users.registry) });
   // The cloud edition accepts bearer tokens only (spec §5.2): basic credentials are refused with 401.
   const strategies: Record<string, Strategy> = { bearer: bearerStrategy({ accounts, ready: identityReady }) };
-  if (!cloud) strategies.basic = basicStrategy({ users, ready: identityReady });
+  if (!cloud) strategies.basic = basicStrategy(check);
   app.use(['/apis', '/api', '/openapi'], authenticate(strategies));
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users, deps.registry.kinds));
