@@ -1,4 +1,5 @@
 import { anyKind, type KindRegistration } from '../pkg/meta';
+import { authTokenKind } from './iam.svc.app/v0alpha1/authtoken';
 import { dashboardKind } from './dashboard.svc.app/v1beta1/dashboard';
 import { folderKind } from './folder.svc.app/v1beta1/folder';
 import { loginAttemptKind } from './iam.svc.app/v0alpha1/loginattempt';
@@ -15,6 +16,7 @@ import { playlistKind } from './playlist.svc.app/v1/playlist';
 import { resourcePermissionKind } from './iam.svc.app/v0alpha1/resourcepermission';
 
 export {
+  authTokenKind,
   dashboardKind,
   folderKind,
   loginAttemptKind,
@@ -36,8 +38,8 @@ export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKi
 
 /**
  * The identity kinds (users, organizations, memberships, teams, custom roles, service accounts and their tokens,
- * managed permissions): stored by their own registry whatever the feature toggles say, and not (yet) served under
- * /apis — the legacy /api endpoints are their clients.
+ * managed permissions, login sessions and failed logins): stored by their own registry whatever the feature toggles
+ * say, and not (yet) served under /apis — the legacy /api endpoints are their clients.
  */
 export const identityKinds: readonly KindRegistration[] = [
   anyKind(userKind),
@@ -50,5 +52,6 @@ export const identityKinds: readonly KindRegistration[] = [
   anyKind(roleKind),
   anyKind(roleBindingKind),
   anyKind(resourcePermissionKind),
+  anyKind(authTokenKind),
   anyKind(loginAttemptKind),
 ];

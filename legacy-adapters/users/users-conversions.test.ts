@@ -1,5 +1,7 @@
 import type { StoredUser } from '../../pkg/auth/identity-directory';
-import { fromAdminCreateUserForm, fromUserOrgDTO, fromUserProfileDTO, toAdminCreateUserForm, toUserOrgDTO, toUserProfileDTO } from './users-conversions';
+import {
+  fromAdminCreateUserForm, fromUserOrgDTO, fromUserProfileDTO, toAdminCreateUserForm, toAnonymousProfileDTO, toUserOrgDTO, toUserProfileDTO,
+} from './users-conversions';
 
 const user: StoredUser = {
   id: 7,
@@ -33,5 +35,11 @@ describe('users conversions', () => {
     const form = { login: 'bo', email: 'bo@example.com', name: 'Bo', password: 'secret', orgId: 1 };
     expect(toAdminCreateUserForm(fromAdminCreateUserForm(form))).toEqual(form);
     expect(fromAdminCreateUserForm({ login: 'x', password: 'pw12' }).orgId).toBe(1);
+  });
+});
+
+describe('anonymous profile', () => {
+  it('profiles an anonymous visitor without a stored user', () => {
+    expect(toAnonymousProfileDTO({ identity: 'anonymous:1', orgId: 1 })).toMatchObject({ id: 0, uid: 'anonymous:1', login: '', orgId: 1, isSvcAdmin: false });
   });
 });

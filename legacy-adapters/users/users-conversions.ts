@@ -92,3 +92,12 @@ export function fromAdminCreateUserForm(form: AdminCreateUserForm): NewUser {
 export function toAdminCreateUserForm(u: NewUser): AdminCreateUserForm {
   return { login: u.login, email: u.email, name: u.name, password: u.password, orgId: u.orgId };
 }
+
+/** `GET /api/user` of an anonymous visitor: no stored user, so the anchor's profile of the identity alone. */
+export function toAnonymousProfileDTO(identity: { identity: string; orgId: number }): UserProfileDTO {
+  const zero = '0001-01-01T00:00:00Z';
+  return {
+    id: 0, uid: identity.identity, email: '', name: 'Anonymous', login: '', theme: '', orgId: identity.orgId, isSvcAdmin: false,
+    isDisabled: false, isExternal: false, authLabels: [], updatedAt: zero, createdAt: zero, avatarUrl: '',
+  };
+}

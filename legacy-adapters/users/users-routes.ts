@@ -1,8 +1,9 @@
 import { type Request, Router } from 'express';
 import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
-import { isServiceAccount, permissionDeniedError } from '../../pkg/auth/org-access';
+import { isAnonymous, isServiceAccount, permissionDeniedError } from '../../pkg/auth/org-access';
+import type { SessionStore } from '../../pkg/auth/sessions';
 import { StatusError } from '../../pkg/errors';
-import { type AdminCreateUserForm, fromAdminCreateUserForm, toUserOrgDTO, toUserProfileDTO } from './users-conversions';
+import { type AdminCreateUserForm, fromAdminCreateUserForm, toAnonymousProfileDTO, toUserOrgDTO, toUserProfileDTO } from './users-conversions';
 
 /** The anchor's minimum password length for local users. */
 const MIN_PASSWORD = 4;
@@ -18,16 +19,17 @@ export function idParam(req: Request, name: string): number {
 }
 
 /** Spec §5.3: only a user can be a server admin; a service account is refused whatever its org role. */
-function requireServerAdmin(req: Request): void {
+export function requireServerAdmin(req: Request): void {
   if (!req.user?.isServerAdmin || isServiceAccount(req.user)) throw permissionDeniedError();
 }
 
 /**
  * The signed-in *user's* endpoints: a service account is no user (its numeric id is not a user's), so these answer
- * it the anchor's 403 rather than reading or changing the user that happens to have the same number.
+ * it the anchor's 403 rather than reading or changing the user that happens to have the same number; nor is an
+ * anonymous visitor.
  */
-function requireUser(req: Request): void {
-  if (isServiceAccount(req.user!)) throw new StatusError(403, 'Forbidden', 'Endpoint only available for users');
+export function requireUser(req: Request): void {
+  if (isServiceAccount(req.user!) || isAnonymous(req.user!)) throw new StatusError(403, 'Forbidden', 'Endpoint only available for users');
 }
 
 export function object(body: unknown): Record<string, unknown> {
@@ -39,10 +41,11 @@ export function object(body: unknown): Record<string, unknown> {
  * The signed-in user's endpoints and the server-admin user endpoints of spec §4.11, as clients of the identity
  * kinds: bind the legacy body, write as the caller, convert back. Passwords are hashed at once and never returned.
  */
-export function legacyUsersRouter(users: IdentityDirectory): Router {
+export function legacyUsersRouter(users: IdentityDirectory, sessions?: SessionStore): Router {
   const router = Router();
 
   router.get('/api/user', async (req, res) => {
+    if (isAnonymous(req.user!)) return void res.json(toAnonymousProfileDTO(req.user!));
     requireUser(req);
     const user = await users.userById(req.user!.userId);
     if (!user) throw userNotFound();
@@ -103,6 +106,7 @@ export function legacyUsersRouter(users: IdentityDirectory): Router {
     const id = idParam(req, 'id');
     if (!(await users.userById(id))) throw userNotFound();
     await users.deleteUser({ identity: req.user!.identity }, id);
+    await sessions?.revokeAll({ identity: req.user!.identity }, id);
     res.json({ message: 'User deleted' });
   });
 

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import passport, { type Strategy } from 'passport';
 import { StatusError } from '../errors';
 
@@ -22,5 +22,24 @@ export function authenticate(strategies: Record<string, Strategy>): RequestHandl
       req.user = user;
       next();
     })(req, res, next);
+  };
+}
+
+/**
+ * A passport strategy over an async check: the identity it finds signs the request in; undefined lets the next
+ * strategy try; a thrown error (the database is down) ends the request with that error.
+ *
+ * @example
+ *   authenticate({ session: strategyOf('session', async (req) => identityOfCookie(req)), basic: basicStrategy(opts) });
+ */
+export function strategyOf(name: string, check: (req: Request) => Promise<Express.User | undefined>): Strategy {
+  return {
+    name,
+    authenticate(req) {
+      check(req).then(
+        (user) => (user ? this.success(user) : this.fail()),
+        (err: unknown) => this.error(err),
+      );
+    },
   };
 }

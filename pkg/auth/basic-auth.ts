@@ -21,6 +21,8 @@ export interface Identity {
   orgId: number;
   isServerAdmin: boolean;
   orgRole?: 'None' | 'Viewer' | 'Editor' | 'Admin';
+  /** The login session (auth token) the request came with, when it came with one. */
+  authTokenId?: number;
 }
 
 export interface BasicAuthOptions {

@@ -14,6 +14,12 @@ export const permissionDeniedError = () => new StatusError(403, 'Forbidden', per
 /** Whether the caller is a service account: it acts in its one org with its own role, never a user membership's. */
 export const isServiceAccount = (user: Identity) => subjectKindOf(user.identity) === 'service-account';
 
+/** Whether the caller is an anonymous visitor (`[auth.anonymous]`): the configured role in the configured org only. */
+export const isAnonymous = (user: Identity) => subjectKindOf(user.identity) === 'anonymous';
+
+/** Callers whose one org and role come from authentication, not from memberships. */
+const hasOneOrg = (user: Identity) => isServiceAccount(user) || isAnonymous(user);
+
 /** A positive org id from `X-Svc-Org-Id`, or undefined when the header is absent or blank; NaN when malformed. */
 function headerOrgId(header: string | undefined): number | undefined {
   if (header === undefined || header.trim() === '') return undefined;
@@ -24,14 +30,14 @@ function headerOrgId(header: string | undefined): number | undefined {
  * Legacy API (`/api`): the organization a request acts in. `X-Svc-Org-Id` selects one the caller must be a member
  * of (else 403 "Permission denied"); without it, the user's current org, or, when the user was removed from that
  * one, the first org it still belongs to. Server admins are not members of every org (as in the anchor); the
- * admin endpoints do not depend on the org. A service account has its one org and role from authentication; the
- * header may only name that org.
+ * admin endpoints do not depend on the org. A service account or an anonymous visitor has its one org and role from
+ * authentication; the header may only name that org.
  */
 export function selectLegacyOrg(users: IdentityDirectory): RequestHandler {
   return async (req, _res, next) => {
     const user = req.user!;
     const wanted = headerOrgId(req.get('x-svc-org-id'));
-    if (isServiceAccount(user)) return next(wanted === undefined || wanted === user.orgId ? undefined : permissionDeniedError());
+    if (hasOneOrg(user)) return next(wanted === undefined || wanted === user.orgId ? undefined : permissionDeniedError());
     if (wanted !== undefined) {
       const role = Number.isNaN(wanted) ? undefined : await users.roleOf(wanted, user.userId);
       if (!role) return next(permissionDeniedError());
@@ -52,9 +58,9 @@ export function selectLegacyOrg(users: IdentityDirectory): RequestHandler {
   };
 }
 
-/** The caller's role in an org: a user's membership, a service account's own role in its own org only. */
+/** The caller's role in an org: a user's membership; a service account's or anonymous visitor's own role in its own org only. */
 async function roleIn(users: IdentityDirectory, user: Identity, orgId: number): Promise<OrgRole | undefined> {
-  if (isServiceAccount(user)) return orgId === user.orgId ? user.orgRole : undefined;
+  if (hasOneOrg(user)) return orgId === user.orgId ? user.orgRole : undefined;
   return users.roleOf(orgId, user.userId);
 }
 

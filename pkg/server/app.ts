@@ -9,7 +9,10 @@ import { IdentityDirectory } from '../auth/identity-directory';
 import { TeamDirectory } from '../auth/team-directory';
 import { AccessControl, attachAccess } from '../auth/access-control';
 import { StoredPermissions } from '../auth/stored-permissions';
+import { anonymousStrategy, sessionStrategy } from '../auth/session-auth';
+import { SessionStore } from '../auth/sessions';
 import { StoredLoginAttempts } from '../auth/stored-login-attempts';
+import { authTokensRouter, loginRouter } from '../../legacy-adapters/sessions/sessions-routes';
 import { apisOrgAccess, selectLegacyOrg } from '../auth/org-access';
 import { ServiceAccounts } from '../auth/service-accounts';
 import { legacyDashboardsRouter } from '../../legacy-adapters/dashboards/dashboards-routes';
@@ -85,9 +88,19 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   accounts.onDeleted((by, sa) => roles?.unassignAll(by, sa.orgId, { kind: 'service-account', id: sa.id }) ?? Promise.resolve());
   // Failed logins are counted in the database, so every replica refuses a throttled login.
   const check = passwordCheck({ users, ready: identityReady, attempts: new StoredLoginAttempts(users.registry) });
-  // The cloud edition accepts bearer tokens only (spec §5.2): basic credentials are refused with 401.
-  const strategies: Record<string, Strategy> = { bearer: bearerStrategy({ accounts, ready: identityReady }) };
+  const { auth } = deps.config;
+  const anonymous = deps.config['auth.anonymous'];
+  const sessions = new SessionStore(users.registry, { maxLifetimeMs: auth.login_maximum_lifetime_duration, maxInactiveMs: auth.login_maximum_inactive_lifetime_duration });
+  const cookieName = auth.login_cookie_name;
+  // The cloud edition accepts bearer tokens only (spec §5.2): basic credentials and session cookies are refused
+  // with 401, and nobody is anonymous.
+  const strategies: Record<string, Strategy> = {};
+  if (!cloud) strategies.session = sessionStrategy({ users, sessions, cookieName, ready: identityReady });
+  strategies.bearer = bearerStrategy({ accounts, ready: identityReady });
   if (!cloud) strategies.basic = basicStrategy(check);
+  if (!cloud && anonymous.enabled) {
+    strategies.anonymous = anonymousStrategy({ users, orgName: anonymous.org_name, orgRole: anonymous.org_role, cookieName, ready: identityReady });
+  }
   app.use(['/apis', '/api', '/openapi'], authenticate(strategies));
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users, deps.registry.kinds));
@@ -104,12 +117,22 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(express.json({ limit, type: isJson, strict: false, verify: keepRawBody }));
   // Server-side apply bodies are YAML (or JSON): the patch handler parses the text.
   app.use(express.text({ limit, type: 'application/apply-patch+yaml' }));
+  // The login form: outside /api, reachable without credentials (not in the cloud edition, bearer tokens only).
+  if (!cloud) {
+    app.use(
+      loginRouter({
+        sessions, check, cookieName, maxAgeMs: auth.login_maximum_lifetime_duration, secure: deps.config.server.protocol === 'https',
+        redirectUrl: new URL(deps.config.server.root_url).pathname,
+      }),
+    );
+  }
   const subresources = [dashboardDto(deps.registry)];
   const enabledAlpha = enabledAlphaFromToggles(deps.config.feature_toggles.enable);
   app.use(discoveryRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha }));
   app.use(apisOpenApiRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha, build: deps.build }));
   app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? storedOrgs(users), subresources, watchHub, log: deps.log }));
-  app.use(legacyUsersRouter(users));
+  app.use(legacyUsersRouter(users, sessions));
+  app.use(authTokensRouter(users, sessions));
   app.use(legacyOrgsRouter(users));
   app.use(legacyTeamsRouter(users, teams));
   app.use(legacyServiceAccountsRouter(accounts));
