@@ -1,6 +1,7 @@
 import type { StoredUser } from '../../pkg/auth/identity-directory';
 import {
-  fromAdminCreateUserForm, fromUserOrgDTO, fromUserProfileDTO, toAdminCreateUserForm, toAnonymousProfileDTO, toUserOrgDTO, toUserProfileDTO,
+  ageString, fromAdminCreateUserForm, fromUserOrgDTO, fromUserProfileDTO, fromUserSearchQuery, neverSeen, searchUsers, toAdminCreateUserForm,
+  toAnonymousProfileDTO, toUserOrgDTO, toUserProfileDTO, toUserSearchHitDTO,
 } from './users-conversions';
 
 const user: StoredUser = {
@@ -38,7 +39,33 @@ describe('users conversions', () => {
   });
 });
 
-describe('anonymous profile', () => {
+describe('user search conversions', () => {
+  const now = Date.parse('2026-11-22T12:00:00Z');
+
+  it('words ages as the anchor does, in the largest whole unit', () => {
+    const ago = (ms: number) => ageString(new Date(now - ms).toISOString(), now);
+    expect([ago(30_000), ago(60_000), ago(5 * 60_000), ago(3_600_000), ago(2 * 86_400_000), ago(40 * 86_400_000), ago(366 * 86_400_000)]).toEqual([
+      '< 1 minute', '1 minute', '5 minutes', '1 hour', '2 days', '1 month', '1 year',
+    ]);
+  });
+
+  it('shows a user as a search hit; never seen is ten years before creation', () => {
+    expect(neverSeen('2026-01-02T03:04:05Z')).toBe('2016-01-02T03:04:05Z');
+    expect(toUserSearchHitDTO(user, undefined, now)).toEqual({
+      id: 7, uid: user.uid, name: 'Ana', login: 'ana', email: 'ana@example.com', avatarUrl: expect.stringMatching(/^\/avatar\//), isAdmin: false,
+      isDisabled: false, lastSeenAt: '2016-01-02T03:04:05Z', lastSeenAtAge: '10 years', authLabels: [],
+    });
+    expect(toUserSearchHitDTO(user, '2026-11-22T11:58:30.500Z', now)).toMatchObject({ lastSeenAt: '2026-11-22T11:58:30Z', lastSeenAtAge: '1 minute' });
+  });
+
+  it('binds the query string and pages the matches ordered by login', () => {
+    expect(fromUserSearchQuery({ perpage: '2', page: '3', query: ' An ' })).toEqual({ query: 'An', page: 3, perPage: 2 });
+    expect(fromUserSearchQuery({ perpage: '0', page: 'x' })).toEqual({ query: '', page: 1, perPage: 1000 });
+    const all = ['cid', 'bea', 'ana', 'dan'].map((login, i) => ({ ...user, id: i + 1, login, name: login.toUpperCase(), email: `${login}@x.org` }));
+    expect(searchUsers(all, { query: '', page: 2, perPage: 2 })).toEqual({ totalCount: 4, users: [all[0], all[3]] });
+    expect(searchUsers(all, { query: 'A', page: 1, perPage: 10 }).users.map((u) => u.login)).toEqual(['ana', 'bea', 'dan']);
+  });
+
   it('profiles an anonymous visitor without a stored user', () => {
     expect(toAnonymousProfileDTO({ identity: 'anonymous:1', orgId: 1 })).toMatchObject({ id: 0, uid: 'anonymous:1', login: '', orgId: 1, isSvcAdmin: false });
   });

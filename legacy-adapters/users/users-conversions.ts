@@ -101,3 +101,111 @@ export function toAnonymousProfileDTO(identity: { identity: string; orgId: numbe
     isDisabled: false, isExternal: false, authLabels: [], updatedAt: zero, createdAt: zero, avatarUrl: '',
   };
 }
+
+/** `GET /api/users/search` and `GET /api/users`: UserSearchHitDTO. */
+export interface UserSearchHitDTO {
+  id: number;
+  uid: string;
+  name: string;
+  login: string;
+  email: string;
+  avatarUrl: string;
+  isAdmin: boolean;
+  isDisabled: boolean;
+  lastSeenAt: string;
+  lastSeenAtAge: string;
+  authLabels: string[];
+}
+
+/** `GET /api/users/search`: SearchUserQueryResult. */
+export interface SearchUserQueryResult {
+  totalCount: number;
+  users: UserSearchHitDTO[];
+  page: number;
+  perPage: number;
+}
+
+const MINUTE = 60_000;
+const AGE_UNITS: [minutes: number, one: string, many: string][] = [
+  [525_600, 'year', 'years'],
+  [43_800, 'month', 'months'],
+  [1_440, 'day', 'days'],
+  [60, 'hour', 'hours'],
+  [1, 'minute', 'minutes'],
+];
+
+/**
+ * How long ago `at` was, in the anchor's words (its GetAgeString): the largest whole unit.
+ *
+ * @example
+ *   ageString('2016-01-01T00:00:00Z', Date.parse('2026-06-01T00:00:00Z')); // '10 years'
+ *   ageString(new Date().toISOString()); // '< 1 minute'
+ */
+export function ageString(at: string, now = Date.now()): string {
+  const minutes = (now - Date.parse(at)) / MINUTE;
+  for (const [size, one, many] of AGE_UNITS) {
+    const n = Math.floor(minutes / size);
+    if (n > 0) return `${n} ${n === 1 ? one : many}`;
+  }
+  return '< 1 minute';
+}
+
+/**
+ * The anchor's "never seen" for a user that has not signed in: ten years before it was created, as the anchor
+ * stores it for new users.
+ */
+export function neverSeen(created: string): string {
+  const d = new Date(created);
+  d.setUTCFullYear(d.getUTCFullYear() - 10);
+  return `${d.toISOString().slice(0, 19)}Z`;
+}
+
+/** A user as a search hit; `lastSeenAt` is its latest session activity, when it has signed in. */
+export function toUserSearchHitDTO(user: StoredUser, lastSeenAt: string | undefined, now = Date.now()): UserSearchHitDTO {
+  const seen = lastSeenAt ? `${new Date(lastSeenAt).toISOString().slice(0, 19)}Z` : neverSeen(user.created);
+  return {
+    id: user.id,
+    uid: user.uid,
+    name: user.name,
+    login: user.login,
+    email: user.email,
+    avatarUrl: avatarUrl(user.email),
+    isAdmin: user.isSvcAdmin,
+    isDisabled: user.isDisabled,
+    lastSeenAt: seen,
+    lastSeenAtAge: ageString(seen, now),
+    authLabels: [],
+  };
+}
+
+/** Paging of `GET /api/users/search` and `GET /api/users`: `perpage` (default 1000) and 1-based `page`. */
+export interface UserSearchQuery {
+  query: string;
+  page: number;
+  perPage: number;
+}
+
+/**
+ * Binds the search query string; unusable numbers fall back to the defaults, as the anchor's binding does.
+ *
+ * @example
+ *   fromUserSearchQuery({ perpage: '10', page: '2', query: 'an' }); // { query: 'an', page: 2, perPage: 10 }
+ */
+export function fromUserSearchQuery(q: Record<string, unknown>): UserSearchQuery {
+  const positive = (v: unknown, def: number) => (typeof v === 'string' && /^[1-9][0-9]{0,6}$/.test(v) ? Number(v) : def);
+  return { query: typeof q.query === 'string' ? q.query.trim() : '', page: positive(q.page, 1), perPage: positive(q.perpage, 1000) };
+}
+
+/**
+ * One page of the users matching the query (login, email or name containing it, any case), ordered by login.
+ *
+ * @example
+ *   searchUsers(all, { query: 'an', page: 1, perPage: 10 }); // { totalCount, users: StoredUser[] }
+ */
+export function searchUsers(all: StoredUser[], q: UserSearchQuery): { totalCount: number; users: StoredUser[] } {
+  const needle = q.query.toLowerCase();
+  const matching = all
+    .filter((u) => !needle || [u.login, u.email, u.name].some((s) => s.toLowerCase().includes(needle)))
+    .sort((a, b) => a.login.localeCompare(b.login) || a.id - b.id);
+  return { totalCount: matching.length, users: matching.slice((q.page - 1) * q.perPage, q.page * q.perPage) };
+}

@@ -3,7 +3,10 @@ import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
 import { isAnonymous, isServiceAccount, permissionDeniedError } from '../../pkg/auth/org-access';
 import type { SessionStore } from '../../pkg/auth/sessions';
 import { StatusError } from '../../pkg/errors';
-import { type AdminCreateUserForm, fromAdminCreateUserForm, toAnonymousProfileDTO, toUserOrgDTO, toUserProfileDTO } from './users-conversions';
+import {
+  type AdminCreateUserForm, fromAdminCreateUserForm, fromUserSearchQuery, searchUsers, toAnonymousProfileDTO, toUserOrgDTO, toUserProfileDTO,
+  toUserSearchHitDTO,
+} from './users-conversions';
 
 /** The anchor's minimum password length for local users. */
 const MIN_PASSWORD = 4;
@@ -43,6 +46,25 @@ export function object(body: unknown): Record<string, unknown> {
  */
 export function legacyUsersRouter(users: IdentityDirectory, sessions?: SessionStore): Router {
   const router = Router();
+
+  /** The users a search finds, as hits; their last activity is their latest session's. */
+  async function search(req: Request) {
+    requireServerAdmin(req);
+    const q = fromUserSearchQuery(req.query as Record<string, unknown>);
+    const found = searchUsers(await users.listUsers(), q);
+    const lastSeen = (await sessions?.lastSeenByUser()) ?? new Map<number, string>();
+    const now = Date.now();
+    return { q, totalCount: found.totalCount, hits: found.users.map((u) => toUserSearchHitDTO(u, lastSeen.get(u.id), now)) };
+  }
+
+  router.get('/api/users/search', async (req, res) => {
+    const { q, totalCount, hits } = await search(req);
+    res.json({ totalCount, users: hits, page: q.page, perPage: q.perPage });
+  });
+
+  router.get('/api/users', async (req, res) => {
+    res.json((await search(req)).hits);
+  });
 
   router.get('/api/user', async (req, res) => {
     if (isAnonymous(req.user!)) return void res.json(toAnonymousProfileDTO(req.user!));
