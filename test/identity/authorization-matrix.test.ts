@@ -138,7 +138,26 @@ const ROWS: Row[] = [
   { route: 'GET /api/search', call: () => ({ path: '/api/search?query=D' }), expect: orgRead() },
   // Whoever acts in org 1 (a service account too) may ask what it holds there.
   { route: 'GET /api/access-control/user/permissions', call: () => ({ path: '/api/access-control/user/permissions' }), expect: orgRead() },
+  // Login sessions: the form needs no credentials (it is how one gets them); a user's own sessions.
+  { route: 'POST /login', call: async ({ n }) => (await userId(n), { path: '/login', body: { user: n, password: 'password1' } }), expect: publicRoute() },
+  { route: 'GET /logout', call: () => ({ path: '/logout' }), expect: publicRoute(302) },
+  { route: 'GET /api/user/auth-tokens', call: () => ({ path: '/api/user/auth-tokens' }), expect: userOnly() },
+  // Nobody here holds session 999999: found only among the caller's own.
+  { route: 'POST /api/user/revoke-auth-token', call: () => ({ path: '/api/user/revoke-auth-token', body: { authTokenId: 999999 } }), expect: userOnly(404) },
   // Server administration.
+  { route: 'GET /api/users', call: () => ({ path: '/api/users' }), expect: serverAdmin() },
+  { route: 'GET /api/users/search', call: () => ({ path: '/api/users/search?query=mx' }), expect: serverAdmin() },
+  { route: 'GET /api/admin/users/:id/auth-tokens', call: async ({ n }) => ({ path: `/api/admin/users/${await signedInUser(n)}/auth-tokens` }), expect: serverAdmin() },
+  {
+    route: 'POST /api/admin/users/:id/revoke-auth-token',
+    call: async ({ n }) => {
+      const id = await signedInUser(n);
+      const [token] = (await t.as.get(`/api/admin/users/${id}/auth-tokens`)).body;
+      return { path: `/api/admin/users/${id}/revoke-auth-token`, body: { authTokenId: token.id } };
+    },
+    expect: serverAdmin(),
+  },
+  { route: 'POST /api/admin/users/:id/logout', call: async ({ n }) => ({ path: `/api/admin/users/${await signedInUser(n)}/logout` }), expect: serverAdmin() },
   { route: 'POST /api/admin/users', call: ({ n }) => ({ path: '/api/admin/users', body: { login: n, password: 'password1' } }), expect: serverAdmin() },
   { route: 'PUT /api/admin/users/:id/password', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/password`, body: { password: 'password2' } }), expect: serverAdmin() },
   { route: 'PUT /api/admin/users/:id/permissions', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/permissions`, body: { isSvcAdmin: false } }), expect: serverAdmin() },
@@ -240,6 +259,13 @@ async function teamMember(name: string): Promise<number> {
 /** A fresh user that belongs to no org but its own (for admin endpoints to act on). */
 async function userId(login: string): Promise<number> {
   return (await t.users!.createUser(SYSTEM, { login, password: 'password1', orgId: 1 })).id;
+}
+
+/** A fresh user with one login session (made through POST /login). */
+async function signedInUser(login: string): Promise<number> {
+  const id = await userId(login);
+  expect((await t.anonymous.post('/login').send({ user: login, password: 'password1' })).status).toBe(200);
+  return id;
 }
 
 /** A fresh Viewer of org 1. */

@@ -230,6 +230,22 @@ describe('auth tokens', () => {
     expect((await withCookie(current).get('/api/user')).status).toBe(200);
   });
 
+  it('service accounts have no sessions: the signed-in user endpoints refuse them', async () => {
+    const sa = await t.as.post('/api/serviceaccounts').send({ name: 'robot', role: 'Admin' });
+    expect(sa.status).toBe(201);
+    const token = await t.as.post(`/api/serviceaccounts/${sa.body.id}/tokens`).send({ name: 'key' });
+    expect(token.status).toBe(200);
+    const bearer = `Bearer ${token.body.key}`;
+    for (const res of [
+      await t.anonymous.get('/api/user/auth-tokens').set('Authorization', bearer),
+      await t.anonymous.post('/api/user/revoke-auth-token').set('Authorization', bearer).send({ authTokenId: 1 }),
+      await t.anonymous.get('/api/admin/users/1/auth-tokens').set('Authorization', bearer),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ message: 'Permission denied' });
+    }
+  });
+
   it('seenAt is written at most once a minute, not on every request', async () => {
     const id = await createUser('noah');
     const pair = await login('noah');
