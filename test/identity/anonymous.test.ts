@@ -55,7 +55,9 @@ describe('anonymous access on', () => {
     const admin = await t.anonymous.post('/api/admin/users').send({ login: 'x', password: 'password1' });
     expect(admin.status).toBe(403);
     expect(admin.body).toEqual({ message: 'Permission denied' });
-    expect((await t.anonymous.get('/api/user/auth-tokens')).status).toBe(403);
+    const tokens = await t.anonymous.get('/api/user/auth-tokens');
+    expect(tokens.status).toBe(403);
+    expect(tokens.body).toEqual({ message: 'Endpoint only available for users' });
   });
 
   it('sees nothing of another organization', async () => {
