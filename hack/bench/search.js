@@ -11,7 +11,7 @@
  *
  * Dashboards are seeded as stored rows copied from one created over HTTP (see seedDashboards), indexed by the
  * server's storage.syncSearchIndex, the tables vacuumed and analyzed; then each search is requested `samples` times,
- * one after another, as the admin.
+ * one after another, as the admin, and a few as a Viewer who may view half the folders.
  */
 'use strict';
 const path = require('node:path');
@@ -27,6 +27,8 @@ const { createLogger } = dist('pkg/log');
 const { startServer } = dist('pkg/server/server');
 const { dashboardKind } = dist('apis');
 const { searchFieldsOf } = dist('pkg/registry/search');
+const { StoredPermissions } = dist('pkg/auth/stored-permissions');
+const { IdentityDirectory, SYSTEM } = dist('pkg/auth/identity-directory');
 
 const FOLDERS = `/apis/folder.svc.app/v1beta1/namespaces/${NAMESPACE}/folders`;
 const SEED_BATCH = 1000;
@@ -103,6 +105,9 @@ function searches(opts) {
     ['tag=t3&tag=api', '?tag=t3&tag=api'],
     ['folderUIDs=<one folder>', `?folderUIDs=${folderName(7)}`],
     ['starred=true (5 stars)', '?starred=true'],
+    ['as a Viewer of half the folders: no query', { viewer: '' }],
+    ['as a Viewer of half the folders: tag=t3', { viewer: '?tag=t3' }],
+    ['as a Viewer of half the folders: page 20 (limit=100)', { viewer: '?type=dash-db&limit=100&page=20' }],
   ];
 }
 
@@ -156,17 +161,29 @@ async function main() {
         `VACUUM ANALYZE ${((now() - vacuumStart) / 1000).toFixed(1)} s`,
     );
     for (let k = 0; k < 5; k++) await admin.post(`/api/user/stars/dashboard/uid/${nameOf(k * Math.floor(opts.size / 5) + 1)}`);
+    // A Viewer, who views the folders (and so their dashboards) through the default items a root folder gets, less
+    // every other folder, whose Viewer item is taken away: half the hits of each index read are dropped.
+    await admin.post('/api/admin/users', { login: 'bench-viewer', password: 'bench-viewer-pw', email: 'bench-viewer@example.com' });
+    const viewer = httpClient(server.url, 'bench-viewer', 'bench-viewer-pw');
+    const permissions = new StoredPermissions(new IdentityDirectory(server.storage).registry);
+    for (let f = 0; f < opts.folders; f += 2) {
+      const items = await permissions.itemsOf(1, 'folders', folderName(f));
+      await permissions.replace(SYSTEM, 1, 'folders', folderName(f), items.filter((i) => !(i.grantee.kind === 'role' && i.grantee.role === 'Viewer')));
+    }
 
     const rows = [['GET /api/search', 'hits', 'KiB', 'HTTP p50 ms', 'p95 ms', 'storage.search p50', 'p95']];
     for (const [label, qs] of searches(opts)) {
-      const url = qs === null ? '/api/user' : `/api/search${qs}`;
+      const asViewer = qs !== null && typeof qs === 'object';
+      const client = asViewer ? viewer : admin;
+      const url = qs === null ? '/api/user' : `/api/search${asViewer ? qs.viewer : qs}`;
       let body;
-      for (let k = 0; k < 3; k++) body = await admin.get(url); // warm the plan cache and the JIT
+      for (let k = 0; k < 3; k++) body = await client.get(url); // warm the plan cache and the JIT
       const httpTimes = await runSequential(opts.samples, async () => {
-        body = await admin.get(url);
+        body = await client.get(url);
       });
-      if (qs === null) {
-        rows.push([label, '', '', ms(httpTimes.p50), ms(httpTimes.p95), '', '']);
+      if (qs === null || asViewer) {
+        const hits = Array.isArray(body) ? int(body.length) : '';
+        rows.push([label, hits, hits && int(Buffer.byteLength(JSON.stringify(body)) / 1024), ms(httpTimes.p50), ms(httpTimes.p95), '', '']);
         continue;
       }
       const query = storageQuery(qs, opts);
