@@ -22,6 +22,8 @@ export const SYSTEM: Requester = { identity: 'service:identity' };
 /** Labels that find a user by login or email without listing them all: a digest, as label values are restricted. */
 const LOGIN_KEY = 'svc.app/login-key';
 const EMAIL_KEY = 'svc.app/email-key';
+/** Finds a user by its uid (the `user:<uid>` of identities, as createdBy/updatedBy hold them): `labelKey(uid)`. */
+const UID_KEY = 'svc.app/uid-key';
 /** A label-safe digest of a login, email or name, compared case-insensitively. @example keyOf('Ana') === keyOf(' ana') */
 export const keyOf = (s: string) => labelKey(s.trim().toLowerCase());
 
@@ -162,6 +164,19 @@ export class IdentityDirectory {
     return undefined;
   }
 
+  /**
+   * The user whose uid is `uid` (the `<uid>` of its identity `user:<uid>`): one indexed label lookup. Users stored
+   * before that label existed are found by a scan.
+   *
+   * @example
+   *   (await users.userByUid('admin'))?.login; // 'admin'
+   */
+  async userByUid(uid: string): Promise<StoredUser | undefined> {
+    const list = await this.registry.list(this.ctx(SYSTEM), userKind, { labelSelector: `${UID_KEY}=${labelKey(uid)}` });
+    const found = list.items.map((o) => toUser(o as Resource<UserSpec>)).find((u) => u.uid === uid);
+    return found ?? (await this.listUsers()).find((u) => u.uid === uid);
+  }
+
   /** Whether a user other than `name` has one of `names` as its login or email. */
   private async heldByAnother(name: string, names: string[]): Promise<boolean> {
     for (const key of new Set(names.map(keyOf))) {
@@ -215,7 +230,7 @@ export class IdentityDirectory {
       orgId: u.orgId ?? 1,
       passwordHash: await hashPassword(u.password),
     };
-    const obj = await this.createNumbered(by, userKind, spec, { [LOGIN_KEY]: keyOf(login), [EMAIL_KEY]: keyOf(email) }, fixedId);
+    const obj = await this.createNumbered(by, userKind, spec, { [LOGIN_KEY]: keyOf(login), [EMAIL_KEY]: keyOf(email), [UID_KEY]: labelKey(spec.uid) }, fixedId);
     if (await this.heldByAnother(obj.metadata.name, [login, email])) {
       await this.registry.delete(this.ctx(by), userKind, obj.metadata.name).catch(ignoreNotFound);
       throw new StatusError(412, 'Conflict', 'User with same email or login already exists');

@@ -69,4 +69,9 @@ export interface ListOptions {
   continue?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /**
+   * Only objects in this folder ('' = the root), by the `svc.app/folder` annotation: the immediate children of a
+   * folder, as the legacy folder and search lists ask for them. In-process only (no /apis parameter maps to it).
+   */
+  folder?: string;
 }

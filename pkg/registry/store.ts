@@ -90,6 +90,7 @@ export class Registry {
         after: position?.after,
         atResourceVersion: position?.resourceVersion,
         ...selection,
+        ...(opts.folder !== undefined ? { folders: [opts.folder] } : {}),
       }),
     );
     const all = page.items.map((s) => this.output(kind, s));

@@ -16,6 +16,7 @@ import { authTokensRouter, loginRouter } from '../../legacy-adapters/sessions/se
 import { apisOrgAccess, selectLegacyOrg } from '../auth/org-access';
 import { ServiceAccounts } from '../auth/service-accounts';
 import { legacyDashboardsRouter } from '../../legacy-adapters/dashboards/dashboards-routes';
+import { legacyFoldersRouter } from '../../legacy-adapters/folders/folders-routes';
 import { legacyOrgsRouter } from '../../legacy-adapters/orgs/orgs-routes';
 import { legacyPermissionsRouter } from '../../legacy-adapters/permissions/permissions-routes';
 import { legacyTeamsRouter } from '../../legacy-adapters/teams/teams-routes';
@@ -142,6 +143,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(legacyPermissionsRouter({ registry: deps.registry, users, teams, permissions }));
   app.use(userPermissionsRouter(access));
   if (roles) app.use(customRolesRouter(users, teams, roles, accounts));
+  app.use(legacyFoldersRouter(deps.registry, users));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });

@@ -6,6 +6,7 @@ import { teamsRouteDocs } from '../../../legacy-adapters/teams/teams-route-docs'
 import { searchRouteDocs } from '../../../legacy-adapters/search/search-docs';
 import { starsRouteDocs } from '../../../legacy-adapters/stars/stars-docs';
 import { permissionsRouteDocs } from '../../../legacy-adapters/permissions/permissions-route-docs';
+import { folderRouteDocs } from '../../../legacy-adapters/folders/folders-docs';
 
 /**
  * The legacy `/api` routes, described once: the OpenAPI v2 document (`/swagger.json`), the v3 generated from it
@@ -99,4 +100,5 @@ export const legacyRoutes: readonly LegacyRouteDoc[] = [
   ...starsRouteDocs,
   ...accessControlRouteDocs,
   ...permissionsRouteDocs,
+  ...folderRouteDocs,
 ];
