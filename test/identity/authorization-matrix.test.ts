@@ -227,6 +227,20 @@ const ROWS: Row[] = [
     call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}/permissions`, body: { items: [{ role: 'Viewer', permission: 1 }] } }),
     expect: orgAdmin(),
   },
+  // Legacy folders: the anchor's route permissions (create folders:create, update and move folders:write, delete
+  // folders:delete on the folder), then the registry's. Editors get write and delete on a folder made by the admin
+  // from its managed permissions (the root defaults written on create give Editors Edit, inherited below).
+  { route: 'GET /api/folders', call: () => ({ path: '/api/folders' }), expect: orgRead() },
+  { route: 'GET /api/folders/:uid', call: async ({ n }) => ({ path: `/api/folders/${await legacyFolder(n)}` }), expect: orgRead() },
+  { route: 'GET /api/folders/id/:id', call: async ({ n }) => ({ path: `/api/folders/id/${await legacyFolderId(n)}` }), expect: orgRead() },
+  { route: 'POST /api/folders', call: ({ n }) => ({ path: '/api/folders', body: { uid: n, title: n } }), expect: orgWrite() },
+  { route: 'PUT /api/folders/:uid', call: async ({ n }) => ({ path: `/api/folders/${await legacyFolder(n)}`, body: { title: `${n}-renamed`, overwrite: true } }), expect: orgWrite() },
+  { route: 'DELETE /api/folders/:uid', call: async ({ n }) => ({ path: `/api/folders/${await legacyFolder(n)}` }), expect: orgWrite() },
+  {
+    route: 'POST /api/folders/:uid/move',
+    call: async ({ n }) => ({ path: `/api/folders/${await legacyFolder(`${n}-child`, await legacyFolder(n))}/move`, body: { parentUid: '' } }),
+    expect: orgWrite(),
+  },
 ];
 
 /** A fresh dashboard of org 1, at the root, made by the server admin: its uid. */
@@ -239,6 +253,19 @@ async function serviceAccount(name: string): Promise<number> {
   const res = await t.as.post('/api/serviceaccounts').send({ name });
   expect(res.status).toBe(201);
   return res.body.id as number;
+}
+
+/** A fresh folder of org 1 (under `parentUid`), made by the server admin through /api: its uid. */
+async function legacyFolder(uid: string, parentUid = ''): Promise<string> {
+  const res = await t.as.post('/api/folders').send({ uid, title: uid, parentUid });
+  expect(res.status).toBe(200);
+  return uid;
+}
+
+/** A fresh root folder of org 1: its deprecated numeric id. */
+async function legacyFolderId(uid: string): Promise<number> {
+  await legacyFolder(uid);
+  return (await t.as.get(`/api/folders/${uid}`)).body.id as number;
 }
 
 /** A fresh team of org 1, made by the server admin: its id. */
