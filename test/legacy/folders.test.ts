@@ -144,6 +144,20 @@ describe('GET /api/folders/:uid and /api/folders/id/:id', () => {
   });
 });
 
+describe('createdBy and updatedBy', () => {
+  it('show the login of whoever wrote, and "Anonymous" once that user is gone', async () => {
+    const editor = await t.users!.createUser(SYSTEM, { login: 'folder-editor', password: 'password1' });
+    await t.users!.setRole(SYSTEM, 1, editor.id, 'Editor');
+    const made = await as('folder-editor').post('/api/folders').send({ uid: 'by-editor', title: 'By Editor' });
+    expect(made.status).toBe(200);
+    expect(made.body).toMatchObject({ createdBy: 'folder-editor', updatedBy: 'folder-editor' });
+    await t.as.put('/api/folders/by-editor').send({ title: 'By Admin', version: 1 }).expect(200);
+    expect((await t.as.get('/api/folders/by-editor')).body).toMatchObject({ createdBy: 'folder-editor', updatedBy: ADMIN.user });
+    await t.users!.deleteUser(SYSTEM, editor.id);
+    expect((await t.as.get('/api/folders/by-editor')).body).toMatchObject({ createdBy: 'Anonymous', updatedBy: ADMIN.user });
+  });
+});
+
 describe('GET /api/folders', () => {
   beforeAll(async () => {
     await create({ uid: 'list-parent', title: 'List Parent' });
@@ -423,5 +437,25 @@ describe('organizations', () => {
     expect((await other('/api/folders/org1-only')).body.title).toBe('Org Two');
     expect(await t.as.delete('/api/folders/org1-only').set('X-Svc-Org-Id', String(org.id))).toMatchObject({ status: 200 });
     expect((await t.as.get('/api/folders/org1-only')).status).toBe(200);
+  });
+});
+
+describe('with nested folders turned off', () => {
+  let flat: TestApp;
+  beforeAll(async () => {
+    flat = await startTestApp(['--feature_toggles.nestedFolders=false']);
+  });
+  afterAll(() => flat.close());
+
+  it('refuses a parent on create and on move with 400; root folders work', async () => {
+    expect((await flat.as.post('/api/folders').send({ uid: 'top', title: 'Top' })).status).toBe(200);
+    const nested = await flat.as.post('/api/folders').send({ uid: 'sub', title: 'Sub', parentUid: 'top' });
+    expect(nested.status).toBe(400);
+    expect(nested.body.message).toContain('nested folders are not enabled');
+    expect((await flat.as.post('/api/folders').send({ uid: 'other', title: 'Other' })).status).toBe(200);
+    const move = await flat.as.post('/api/folders/other/move').send({ parentUid: 'top' });
+    expect(move.status).toBe(400);
+    expect(move.body.message).toContain('nested folders are not enabled');
+    expect((await flat.as.get('/api/folders')).body.map((f: { uid: string }) => f.uid).sort()).toEqual(['other', 'top']);
   });
 });
