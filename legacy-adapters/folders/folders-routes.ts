@@ -1,6 +1,7 @@
 import { type Request, type Response, Router } from 'express';
 import { folderKind } from '../../apis';
 import { folderScope } from '../../pkg/auth/permissions';
+import { requireAccess } from '../../pkg/auth/require-access';
 import { type IdentityDirectory, randomUid } from '../../pkg/auth/identity-directory';
 import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
@@ -124,7 +125,8 @@ const route = (fn: (req: Request, res: Response) => Promise<void>) => async (req
 /**
  * The legacy folder API (spec §4.2) as a client of the Folder kind: each route binds the legacy body, calls the
  * registry as the caller (so its rules on parents, cycles, cascades, versions, numeric ids and permissions apply as
- * they do under /apis) and answers the anchor's records.
+ * they do under /apis) and answers the anchor's records. Writes first ask the permission the anchor declares on the
+ * route (403 naming it); the registry checks each object again.
  *
  * @example app.use(legacyFoldersRouter(registry, users));
  */
@@ -168,6 +170,7 @@ export function legacyFoldersRouter(registry: Registry, users: IdentityDirectory
   router.post(
     '/api/folders',
     route(async (req, res) => {
+      await requireAccess(req, 'folders:create');
       const v = view(req);
       const cmd = parseCreateFolderCommand(req.body);
       const created = await registry.create(v.ctx, FOLDERS, folderBody({ ...cmd, uid: cmd.uid || randomUid() }));
@@ -178,8 +181,9 @@ export function legacyFoldersRouter(registry: Registry, users: IdentityDirectory
   router.put(
     '/api/folders/:uid',
     route(async (req, res) => {
-      const v = view(req);
       const uid = String(req.params.uid);
+      await requireAccess(req, 'folders:write', folderScope(uid));
+      const v = view(req);
       const cmd = parseUpdateFolderCommand(req.body);
       // Read, checked and written in one registry update: a change between them is still caught.
       const updated = await registry.patch(v.ctx, FOLDERS, uid, (current) => {
@@ -193,6 +197,7 @@ export function legacyFoldersRouter(registry: Registry, users: IdentityDirectory
   router.delete(
     '/api/folders/:uid',
     route(async (req, res) => {
+      await requireAccess(req, 'folders:delete', folderScope(String(req.params.uid)));
       const v = view(req);
       // forceDeleteRules: no alert rules are stored, so none can block the delete (the registry cascades the rest).
       const deleted = (await registry.delete(v.ctx, FOLDERS, String(req.params.uid))) as Resource;
@@ -204,6 +209,7 @@ export function legacyFoldersRouter(registry: Registry, users: IdentityDirectory
   router.post(
     '/api/folders/:uid/move',
     route(async (req, res) => {
+      await requireAccess(req, 'folders:write', folderScope(String(req.params.uid)));
       const v = view(req);
       const { parentUid } = parseMoveFolderCommand(req.body);
       const moved = await registry.patch(v.ctx, FOLDERS, String(req.params.uid), (current) => movedFolder(current, parentUid));

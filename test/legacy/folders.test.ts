@@ -144,6 +144,28 @@ describe('GET /api/folders/:uid and /api/folders/id/:id', () => {
   });
 });
 
+describe('permissions', () => {
+  it("refuses a Viewer's writes with the permission the route needs, changing nothing", async () => {
+    const viewer = await t.users!.createUser(SYSTEM, { login: 'folder-vera', password: 'password1' });
+    await t.users!.setRole(SYSTEM, 1, viewer.id, 'Viewer');
+    await create({ uid: 'guarded', title: 'Guarded' });
+    const vera = (method: 'post' | 'put' | 'delete', path: string) => t.anonymous[method](path).auth('folder-vera', 'password1');
+    const cases: [Promise<{ status: number; body: unknown }>, string][] = [
+      [vera('post', '/api/folders').send({ uid: 'vera-made', title: 'Mine' }), 'folders:create'],
+      [vera('put', '/api/folders/guarded').send({ title: 'Mine now', overwrite: true }), 'folders:write'],
+      [vera('post', '/api/folders/guarded/move').send({ parentUid: 'ops' }), 'folders:write'],
+      [vera('delete', '/api/folders/guarded'), 'folders:delete'],
+    ];
+    for (const [req, needed] of cases) {
+      const res = await req;
+      expect([res.status, res.body]).toEqual([403, { message: `You'll need additional permissions to perform this action. Permissions needed: ${needed}` }]);
+    }
+    expect((await t.as.get('/api/folders/guarded')).body).toMatchObject({ title: 'Guarded', version: 1 });
+    expect((await t.as.get('/api/folders/guarded')).body).not.toHaveProperty('parentUid');
+    expect((await t.as.get('/api/folders/vera-made')).status).toBe(404);
+  });
+});
+
 describe('createdBy and updatedBy', () => {
   it('show the login of whoever wrote, and "Anonymous" once that user is gone', async () => {
     const editor = await t.users!.createUser(SYSTEM, { login: 'folder-editor', password: 'password1' });
