@@ -1,5 +1,6 @@
 import { type Request, Router } from 'express';
 import { dashboardKind } from '../../apis';
+import { isAnonymous } from '../../pkg/auth/org-access';
 import { StatusError } from '../../pkg/errors';
 import { anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { Registry } from '../../pkg/registry';
@@ -37,6 +38,8 @@ async function dashboardById(registry: Registry, req: Request): Promise<Resource
 export function legacyStarsRouter(registry: Registry): Router {
   const router = Router();
   const stars = starsOf(registry.storage);
+  // Anonymous visitors share one identity: stars are for signed-in callers (the anchor's reqSignedInNoAnonymous).
+  router.use('/api/user/stars', (req, _res, next) => next(isAnonymous(req.user!) ? StatusError.unauthorized() : undefined));
 
   router.get('/api/user/stars', async (req, res) => {
     res.json(await stars.starredNames(req.user!, dashboards));

@@ -161,3 +161,21 @@ describe('isStarred for other adapters', () => {
     expect(await meta()).toBe(false);
   });
 });
+
+describe('anonymous visitors', () => {
+  it('may not star (401), though they may search', async () => {
+    const anon = await startTestApp(['--auth.anonymous.enabled=true']);
+    try {
+      await anon.as.post(DASHBOARDS).send({ metadata: { name: 'pub' }, spec: { title: 'Public' } }).expect(201);
+      for (const res of [await anon.anonymous.post('/api/user/stars/dashboard/uid/pub'), await anon.anonymous.get('/api/user/stars')]) {
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ message: 'Unauthorized' });
+      }
+      const found = await anon.anonymous.get('/api/search?query=public');
+      expect(found.status).toBe(200);
+      expect(found.body).toEqual([expect.objectContaining({ uid: 'pub', isStarred: false })]);
+    } finally {
+      await anon.close();
+    }
+  });
+});
