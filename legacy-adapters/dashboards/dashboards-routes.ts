@@ -1,5 +1,6 @@
 import { type Request, Router } from 'express';
 import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
+import { accessDeniedError } from '../../pkg/auth/require-access';
 import { dashboardScope } from '../../pkg/auth/permissions';
 import { StatusError } from '../../pkg/errors';
 import type { Resource } from '../../pkg/meta';
@@ -55,7 +56,7 @@ async function loginsOf(users: IdentityDirectory): Promise<(identity: string) =>
  */
 async function authorize(req: Request, actions: string[], uid?: string): Promise<void> {
   for (const action of actions) if (await req.access?.can(action, uid === undefined ? '' : dashboardScope(uid))) return;
-  throw new StatusError(403, 'Forbidden', `You'll need additional permissions to perform this action. Permissions needed: ${actions.join(' or ')}`);
+  throw accessDeniedError(actions.join(' or '));
 }
 
 /** What the caller may do with dashboard `uid`, as the access checks answer. */

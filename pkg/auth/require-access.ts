@@ -2,8 +2,16 @@ import type { Request } from 'express';
 import { StatusError } from '../errors';
 import { accessDenied } from './authorizer';
 
-/** The anchor's RBAC refusal, as an error the one error handler renders (its message names the missing action). */
-export const accessDeniedError = (action: string) => new StatusError(403, 'Forbidden', accessDenied(action).message);
+/**
+ * The anchor's RBAC refusal, as an error the one error handler renders: under /api the anchor's body
+ * `{title: 'Access denied', message: "... Permissions needed: <action>", accessErrorId}`.
+ *
+ * @example throw accessDeniedError('teams:write');
+ */
+export function accessDeniedError(action: string): StatusError {
+  const body = accessDenied(action);
+  return new StatusError(403, 'Forbidden', body.message, undefined, 'Failure', { ...body });
+}
 
 /**
  * Refuses the request (403, the anchor's "You'll need additional permissions…" message) unless the caller may do

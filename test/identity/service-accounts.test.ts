@@ -156,7 +156,7 @@ describe('tokens', () => {
     expect(made.body.metadata.annotations['svc.app/createdBy']).toBe(`service-account:${editor.uid}`);
     // An Editor may not manage service accounts: the anchor's RBAC 403.
     const denied = await bearer(key).get(`${SA}/search`);
-    expect([denied.status, denied.body]).toEqual([403, { message: "You'll need additional permissions to perform this action. Permissions needed: serviceaccounts:read" }]);
+    expect([denied.status, denied.body]).toEqual([403, { title: 'Access denied', message: "You'll need additional permissions to perform this action. Permissions needed: serviceaccounts:read", accessErrorId: expect.stringMatching(/^ACE\d{10}$/) }]);
     const [token] = (await t.as.get(`${SA}/${editor.id}/tokens`)).body;
     expect(token).toMatchObject({ id: tokenId, lastUsedAt: expect.stringMatching(RFC3339) });
 
@@ -307,7 +307,7 @@ describe('what a service account may never do', () => {
     const { id } = await t.users!.createUser(SYSTEM, { login: 'sa-editor', password: 'password1' });
     await t.users!.setRole(SYSTEM, 1, id, 'Editor');
     const res = await t.anonymous.post(SA).auth('sa-editor', 'password1').send({ name: 'By an editor' });
-    expect([res.status, res.body]).toEqual([403, { message: "You'll need additional permissions to perform this action. Permissions needed: serviceaccounts:create" }]);
+    expect([res.status, res.body]).toEqual([403, { title: 'Access denied', message: "You'll need additional permissions to perform this action. Permissions needed: serviceaccounts:create", accessErrorId: expect.stringMatching(/^ACE\d{10}$/) }]);
   });
 });
 

@@ -158,7 +158,7 @@ describe('permissions', () => {
     ];
     for (const [req, needed] of cases) {
       const res = await req;
-      expect([res.status, res.body]).toEqual([403, { message: `You'll need additional permissions to perform this action. Permissions needed: ${needed}` }]);
+      expect([res.status, res.body]).toEqual([403, { title: 'Access denied', message: `You'll need additional permissions to perform this action. Permissions needed: ${needed}`, accessErrorId: expect.stringMatching(/^ACE\d{10}$/) }]);
     }
     expect((await t.as.get('/api/folders/guarded')).body).toMatchObject({ title: 'Guarded', version: 1 });
     expect((await t.as.get('/api/folders/guarded')).body).not.toHaveProperty('parentUid');
