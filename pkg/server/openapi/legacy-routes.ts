@@ -7,6 +7,8 @@ import { searchRouteDocs } from '../../../legacy-adapters/search/search-docs';
 import { starsRouteDocs } from '../../../legacy-adapters/stars/stars-docs';
 import { permissionsRouteDocs } from '../../../legacy-adapters/permissions/permissions-route-docs';
 import { folderRouteDocs } from '../../../legacy-adapters/folders/folders-docs';
+import { sessionsRouteDocs } from '../../../legacy-adapters/sessions/sessions-route-docs';
+import { usersRouteDocs } from '../../../legacy-adapters/users/users-route-docs';
 
 /**
  * The legacy `/api` routes, described once: the OpenAPI v2 document (`/swagger.json`), the v3 generated from it
@@ -101,4 +103,6 @@ export const legacyRoutes: readonly LegacyRouteDoc[] = [
   ...accessControlRouteDocs,
   ...permissionsRouteDocs,
   ...folderRouteDocs,
+  ...sessionsRouteDocs,
+  ...usersRouteDocs,
 ];
