@@ -316,3 +316,20 @@ describe('session lifetimes', () => {
     expect((await short.anonymous.get('/api/user').set('Cookie', pair)).status).toBe(401);
   });
 });
+
+describe('cloud edition (bearer tokens only)', () => {
+  let cloud: TestApp;
+  beforeAll(async () => {
+    cloud = await startTestApp(['--server.edition=cloud', '--server.stack_id=42', '--auth.anonymous.enabled=true']);
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  it('has no login form, takes no session cookie and nobody is anonymous', async () => {
+    const res = await cloud.anonymous.post('/login').send({ user: 'admin', password: 'admin' });
+    expect(res.status).toBe(404);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect((await cloud.anonymous.get('/api/user')).status).toBe(401);
+  });
+});
