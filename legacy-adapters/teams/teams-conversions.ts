@@ -16,6 +16,8 @@ export interface TeamDTO {
   memberCount: number;
   /** The caller's own permission in the team (0 when it is no member). */
   permission: number;
+  /** With `?accesscontrol=true`: the team actions the caller holds on it. */
+  accessControl?: Record<string, boolean>;
 }
 
 /** `GET /api/teams/search`: SearchTeamQueryResult. */

@@ -11,6 +11,7 @@ const teamDto = z.object({
   avatarUrl: z.string(),
   memberCount: z.number().int(),
   permission: z.number().int().describe("the caller's permission in the team: 0 Member, 4 Admin"),
+  accessControl: z.record(z.string(), z.boolean()).optional().describe('with ?accesscontrol=true: the team actions the caller holds on it'),
 });
 const teamMemberDto = z.object({
   orgId: z.number().int(),
@@ -30,6 +31,7 @@ const teamId = { name: 'teamId', in: 'path', type: 'integer', required: true } a
 const userId = { name: 'userId', in: 'path', type: 'integer', required: true } as const;
 const ok = (description: string) => ({ description, schema: message, name: 'SuccessResponseBody' });
 const tags = ['teams'];
+const accesscontrol = { name: 'accesscontrol', in: 'query', type: 'boolean', description: 'add accessControl: the team actions the caller holds' } as const;
 
 /** /api/teams (legacy-adapters/teams/teams-routes.ts). */
 export const teamsRouteDocs: LegacyRouteDoc[] = [
@@ -49,6 +51,7 @@ export const teamsRouteDocs: LegacyRouteDoc[] = [
       { name: 'name', in: 'query', type: 'string', description: 'the exact name' },
       { name: 'page', in: 'query', type: 'integer', default: 1 },
       { name: 'perpage', in: 'query', type: 'integer', default: 1000 },
+      accesscontrol,
     ],
     responses: {
       200: { description: 'One page of teams.', schema: z.object({ totalCount: z.number().int(), teams: z.array(teamDto), page: z.number().int(), perPage: z.number().int() }), name: 'SearchTeamQueryResult' },
@@ -56,7 +59,7 @@ export const teamsRouteDocs: LegacyRouteDoc[] = [
     },
   },
   {
-    method: 'get', path: '/api/teams/:teamId', operationId: 'getTeamByID', tags, summary: 'Get a team.', params: [teamId],
+    method: 'get', path: '/api/teams/:teamId', operationId: 'getTeamByID', tags, summary: 'Get a team.', params: [teamId, accesscontrol],
     responses: { 200: { description: 'The team.', schema: teamDto, name: 'TeamDTO' }, 400: {}, 401: {}, 403: {}, 404: {} },
   },
   {

@@ -19,6 +19,20 @@ function queryString(v: unknown): string {
   return String((Array.isArray(v) ? v[0] : v) ?? '');
 }
 
+/** The actions a team's `accessControl` metadata reports (`?accesscontrol=true`), as the anchor's team pages ask. */
+const TEAM_ACTIONS = ['teams:read', 'teams:write', 'teams:delete', 'teams.permissions:read', 'teams.permissions:write', 'teams.roles:read', 'teams.roles:add', 'teams.roles:remove'];
+
+/** `{action: true}` for each team action the caller holds on the team, when the request asks for it. */
+async function accessControlOf(req: Request, team: StoredTeam): Promise<{ accessControl?: Record<string, boolean> }> {
+  if (queryString(req.query.accesscontrol) !== 'true') return {};
+  const held: Record<string, boolean> = {};
+  for (const action of TEAM_ACTIONS) {
+    const scope = action.startsWith('teams.roles:') && !action.endsWith(':read') ? 'permissions:type:delegate' : teamScope(team.id);
+    if (await req.access!.can(action, scope)) held[action] = true;
+  }
+  return { accessControl: held };
+}
+
 /**
  * Teams of the caller's organization and their members (the anchor's /api/teams), as clients of the Team and
  * TeamBinding kinds. Every endpoint asks the authorizer for the anchor's action on `teams:id:<id>`: org Admins hold
@@ -73,10 +87,11 @@ export function legacyTeamsRouter(users: IdentityDirectory, teams: TeamDirectory
     const visible = await req.access!.filter('teams:read', matching, (t) => teamScope(t.id));
     const memberships = await teams.allMemberships(orgId);
     const mine = req.user!.identity.slice('user:'.length);
-    const teamsOnPage = visible.slice((page - 1) * perPage, page * perPage).map((t) => {
+    const teamsOnPage = [];
+    for (const t of visible.slice((page - 1) * perPage, page * perPage)) {
       const members = memberships.filter((m) => m.teamId === t.id);
-      return toTeamDTO(t, members.length, members.find((m) => m.userUid === mine)?.permission);
-    });
+      teamsOnPage.push({ ...toTeamDTO(t, members.length, members.find((m) => m.userUid === mine)?.permission), ...(await accessControlOf(req, t)) });
+    }
     const result: SearchTeamQueryResult = { totalCount: visible.length, teams: teamsOnPage, page, perPage };
     res.json(result);
   });
@@ -86,7 +101,7 @@ export function legacyTeamsRouter(users: IdentityDirectory, teams: TeamDirectory
     const members = await teams.membersOf(team.orgId, team.id);
     // A service account's numeric id is not a user's: it is no member, whoever has the same number.
     const me = isServiceAccount(req.user!) ? undefined : members.find((m) => m.userId === req.user!.userId);
-    res.json(toTeamDTO(team, members.length, me?.permission));
+    res.json({ ...toTeamDTO(team, members.length, me?.permission), ...(await accessControlOf(req, team)) });
   });
 
   router.put('/api/teams/:teamId', async (req, res) => {

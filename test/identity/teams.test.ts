@@ -276,6 +276,18 @@ describe('who may do what', () => {
     expect((await as('vic').get(`/api/teams/${teamId}/members`)).status).toBe(403);
   });
 
+  it('with ?accesscontrol=true a team says which team actions the caller holds on it', async () => {
+    const member = await as('vic').get(`/api/teams/${teamId}?accesscontrol=true`);
+    expect(member.body.accessControl).toEqual({ 'teams:read': true });
+    const admin = await t.as.get(`/api/teams/${teamId}?accesscontrol=true`);
+    expect(Object.keys(admin.body.accessControl).sort()).toEqual([
+      'teams.permissions:read', 'teams.permissions:write', 'teams.roles:add', 'teams.roles:read', 'teams.roles:remove', 'teams:delete', 'teams:read', 'teams:write',
+    ]);
+    const search = await as('vic').get('/api/teams/search?accesscontrol=true');
+    expect(search.body.teams[0].accessControl).toEqual({ 'teams:read': true });
+    expect((await t.as.get(`/api/teams/${teamId}`)).body).not.toHaveProperty('accessControl');
+  });
+
   it('a user in no team may not search teams', async () => {
     const res = await as('lonely').get('/api/teams/search');
     expect(res.status).toBe(403);
