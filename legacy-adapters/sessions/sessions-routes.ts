@@ -2,6 +2,7 @@ import { type Request, type Response, Router } from 'express';
 import type { PasswordCheck } from '../../pkg/auth/basic-auth';
 import { cookieOf } from '../../pkg/auth/cookies';
 import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
+import { normaliseIp } from '../../pkg/auth/login-throttle';
 import type { SessionStore } from '../../pkg/auth/sessions';
 import { StatusError } from '../../pkg/errors';
 import { idParam, requireServerAdmin, requireUser } from '../users/users-routes';
@@ -40,7 +41,8 @@ export function loginRouter(opts: LoginRouterOptions): Router {
     if (!cmd) throw new StatusError(400, 'BadRequest', 'bad login data');
     const user = cmd.user.trim() && cmd.password ? await opts.check(cmd.user.trim(), cmd.password, req.ip ?? '') : undefined;
     if (!user) throw new StatusError(401, 'Unauthorized', INVALID_LOGIN);
-    const { token } = await opts.sessions.create(user.id, req.ip ?? '', req.get('user-agent'), { identity: `user:${user.uid}` });
+    // `::ffff:192.0.2.1` (IPv4 on a dual-stack socket) is shown as the client's IPv4 address.
+    const { token } = await opts.sessions.create(user.id, normaliseIp(req.ip ?? ''), req.get('user-agent'), { identity: `user:${user.uid}` });
     res.cookie(opts.cookieName, token, { ...cookie, maxAge: opts.maxAgeMs });
     res.json({ message: 'Logged in', redirectUrl: opts.redirectUrl });
   });
