@@ -166,6 +166,30 @@ describe('permissions', () => {
   });
 });
 
+describe('parents the caller may not read', () => {
+  it('are redacted in the chain, never shown', async () => {
+    const reader = await t.users!.createUser(SYSTEM, { login: 'folder-reader', password: 'password1' });
+    await t.users!.setRole(SYSTEM, 1, reader.id, 'Viewer');
+    await create({ uid: 'secret-top', title: 'Secret Top' });
+    await create({ uid: 'secret-mid', title: 'Secret Mid', parentUid: 'secret-top' });
+    await create({ uid: 'open-leaf', title: 'Open Leaf', parentUid: 'secret-mid' });
+    // Only org Admins on the top (no Viewer default), and the reader on the leaf alone.
+    await t.as.post('/api/folders/secret-top/permissions').send({ items: [{ role: 'Admin', permission: 4 }] }).expect(200);
+    await t.as.post('/api/folders/open-leaf/permissions').send({ items: [{ userId: reader.id, permission: 1 }] }).expect(200);
+    const res = await as('folder-reader').get('/api/folders/open-leaf');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ uid: 'open-leaf', parentUid: 'secret-mid', canSave: false });
+    expect(res.body.parents).toEqual([
+      { uid: 'redacted', title: 'redacted' },
+      { uid: 'redacted', title: 'redacted' },
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain('Secret');
+    // The admin sees the whole chain.
+    expect((await t.as.get('/api/folders/open-leaf')).body.parents.map((p: { title: string }) => p.title)).toEqual(['Secret Top', 'Secret Mid']);
+    expect((await as('folder-reader').get('/api/folders/secret-mid')).status).toBe(403);
+  });
+});
+
 describe('createdBy and updatedBy', () => {
   it('show the login of whoever wrote, and "Anonymous" once that user is gone', async () => {
     const editor = await t.users!.createUser(SYSTEM, { login: 'folder-editor', password: 'password1' });
