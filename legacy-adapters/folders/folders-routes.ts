@@ -73,18 +73,19 @@ class FolderView {
     this.login = loginResolver(users);
   }
 
-  private can(action: string, uid: string): Promise<boolean> {
-    return this.req.access ? this.req.access.can(action, folderScope(uid)) : Promise.resolve(false);
+  /** Whether the caller may do `action` on `folder`; its parent is handed over so inheritance needs no re-read. */
+  private can(action: string, folder: Resource): Promise<boolean> {
+    const target = { scope: folderScope(folder.metadata.name), folder: parentUidOf(folder) };
+    return this.req.access ? this.req.access.can(action, target) : Promise.resolve(false);
   }
 
   /** The record of a folder; `withParents` adds the chain of a nested folder. */
   async record(obj: Resource, withParents = true): Promise<FolderDTO> {
-    const uid = obj.metadata.name;
     const { [Annotations.createdBy]: creator, [Annotations.updatedBy]: updater = creator } = obj.metadata.annotations ?? {};
     const [canSave, canAdmin, canDelete, createdBy, updatedBy] = await Promise.all([
-      this.can('folders:write', uid),
-      this.can('folders.permissions:write', uid),
-      this.can('folders:delete', uid),
+      this.can('folders:write', obj),
+      this.can('folders.permissions:write', obj),
+      this.can('folders:delete', obj),
       this.login(creator),
       this.login(updater),
     ]);
@@ -104,7 +105,7 @@ class FolderView {
       chain.unshift(parent);
       uid = parentUidOf(parent);
     }
-    return Promise.all(chain.map(async (p) => ((await this.can('folders:read', p.metadata.name)) ? this.record(p, false) : redactedParent())));
+    return Promise.all(chain.map(async (p) => ((await this.can('folders:read', p)) ? this.record(p, false) : redactedParent())));
   }
 
   /** The caller's context without its access checks: for reading the shape of the tree, never for answering. */
