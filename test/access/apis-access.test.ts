@@ -126,12 +126,12 @@ describe('writing', () => {
 
 describe('watch', () => {
   it('a watch shows only events of objects the caller may read', async () => {
-    const lines = await watchAs(t, 'nobody', `${DASHBOARDS}?watch=true&timeoutSeconds=3`, async () => {
+    const lines = await watchAs(t, 'nobody', `${DASHBOARDS}?watch=true&timeoutSeconds=6`, async () => {
       await t.as.post(DASHBOARDS).send(dashboardBody('w-1')).expect(201);
       await t.as.delete(`${DASHBOARDS}/w-1`).expect(200);
     });
     expect(lines).toEqual([]);
-    const editorLines = await watchAs(t, 'editor', `${DASHBOARDS}?watch=true&timeoutSeconds=3`, async () => {
+    const editorLines = await watchAs(t, 'editor', `${DASHBOARDS}?watch=true&timeoutSeconds=6`, async () => {
       await t.as.post(DASHBOARDS).send(dashboardBody('w-2')).expect(201);
       await t.as.delete(`${DASHBOARDS}/w-2`).expect(200);
     });

@@ -166,7 +166,7 @@ describe('what they change', () => {
 
   it("a Viewer's watch never shows a dashboard it may not read, and sees one leave when it moves out of sight", async () => {
     await t.as.post(DASHBOARDS).send(dashboardBody('w-moving', 'open')).expect(201);
-    const lines = await watchAs(t, 'viewer', `${DASHBOARDS}?watch=true&timeoutSeconds=3`, async () => {
+    const lines = await watchAs(t, 'viewer', `${DASHBOARDS}?watch=true&timeoutSeconds=6`, async () => {
       await t.as.post(DASHBOARDS).send(dashboardBody('w-hidden', 'restricted')).expect(201);
       await t.as.post(DASHBOARDS).send(dashboardBody('w-seen', 'open')).expect(201);
       await t.as
