@@ -1,3 +1,4 @@
+import type { DashboardRights } from '../../pkg/auth/dashboard-rights';
 import { z } from 'zod';
 import { dashboardUrl, slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
 import { StatusError } from '../../pkg/errors';
@@ -189,15 +190,6 @@ export interface FolderInfo {
 }
 
 export const GENERAL_FOLDER: FolderInfo = { id: 0, uid: '', title: 'General' };
-
-/** What the caller may do with the dashboard (the access checks answer). */
-export interface DashboardRights {
-  canSave: boolean;
-  canEdit: boolean;
-  canAdmin: boolean;
-  canStar: boolean;
-  canDelete: boolean;
-}
 
 /** `meta` of `GET /api/dashboards/uid/:uid` (the anchor's DashboardMeta). */
 export interface DashboardMeta extends DashboardRights {

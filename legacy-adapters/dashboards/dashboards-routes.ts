@@ -1,5 +1,6 @@
 import { type Request, Router } from 'express';
 import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
+import { dashboardRights } from '../../pkg/auth/dashboard-rights';
 import { accessDeniedError } from '../../pkg/auth/require-access';
 import { dashboardScope } from '../../pkg/auth/permissions';
 import { StatusError } from '../../pkg/errors';
@@ -9,7 +10,6 @@ import { requestContext } from '../../pkg/server/request-context';
 import { starsOf } from '../../pkg/stars/stars';
 import {
   badRequestData,
-  type DashboardRights,
   type FolderInfo,
   folderUidOf,
   GENERAL_FOLDER,
@@ -57,13 +57,6 @@ async function loginsOf(users: IdentityDirectory): Promise<(identity: string) =>
 async function authorize(req: Request, actions: string[], uid?: string): Promise<void> {
   for (const action of actions) if (await req.access?.can(action, uid === undefined ? '' : dashboardScope(uid))) return;
   throw accessDeniedError(actions.join(' or '));
-}
-
-/** What the caller may do with dashboard `uid`, as the access checks answer. */
-async function rightsOf(req: Request, uid: string): Promise<DashboardRights> {
-  const can = (action: string) => req.access?.can(action, dashboardScope(uid)) ?? Promise.resolve(false);
-  const [canSave, canAdmin, canDelete] = await Promise.all([can('dashboards:write'), can('dashboards.permissions:write'), can('dashboards:delete')]);
-  return { canSave, canEdit: canSave, canAdmin, canDelete, canStar: !req.user!.identity.startsWith('anonymous:') };
 }
 
 /** The folder `meta` names; one the caller may not read is shown by its uid alone. */
@@ -118,7 +111,7 @@ export function legacyDashboardsRouter(deps: LegacyDashboardsDeps): Router {
     const dashboard = await get(ctx, req.params.uid);
     const [folder, rights, nameOf, isStarred] = await Promise.all([
       folderInfo(registry, ctx, folderUidOf(dashboard)),
-      rightsOf(req, dashboard.metadata.name),
+      dashboardRights(req.access, req.user!.identity, dashboard.metadata.name),
       loginsOf(users),
       starsOf(registry.storage).isStarred(req.user!, dashboardKind, dashboard),
     ]);

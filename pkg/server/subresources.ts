@@ -3,6 +3,7 @@ import { dashboardKind as typedDashboardKind } from '../../apis';
 import { dashboardUrl, slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
 import { anyKind, type KindRegistration } from '../meta';
 import type { Registry, RequestContext } from '../registry';
+import { dashboardRights } from '../auth/dashboard-rights';
 
 const dashboardKind = anyKind(typedDashboardKind);
 
@@ -14,9 +15,9 @@ export interface Subresource {
 }
 
 /**
- * Spec §4.3 `GET .../dashboards/{uid}/dto`: the dashboard plus an `access` section. Every caller is the server
- * administrator until identities and permissions are stored, so every right is granted; the permission checks
- * replace these constants when they exist.
+ * Spec §4.3 `GET .../dashboards/{uid}/dto`: the dashboard plus an `access` section with the caller's rights on it
+ * (the same answers as the legacy read's `meta`). Annotations are not stored by this server: their rights follow the
+ * dashboard's.
  */
 export function dashboardDto(registry: Registry): Subresource {
   return {
@@ -24,6 +25,8 @@ export function dashboardDto(registry: Registry): Subresource {
     name: 'dto',
     async get(ctx, name) {
       const dashboard = await registry.get(ctx, dashboardKind, name);
+      const rights = await dashboardRights(ctx.access, ctx.requester.identity, name);
+      const annotations = { canAdd: rights.canEdit, canEdit: rights.canEdit, canDelete: rights.canEdit };
       const title = String((dashboard.spec as { title?: unknown }).title ?? '');
       return {
         ...dashboard,
@@ -31,15 +34,8 @@ export function dashboardDto(registry: Registry): Subresource {
           slug: slugify(title),
           url: dashboardUrl(name, title),
           isPublic: false,
-          canSave: true,
-          canEdit: true,
-          canAdmin: true,
-          canStar: true,
-          canDelete: true,
-          annotationsPermissions: {
-            dashboard: { canAdd: true, canEdit: true, canDelete: true },
-            organization: { canAdd: true, canEdit: true, canDelete: true },
-          },
+          ...rights,
+          annotationsPermissions: { dashboard: annotations, organization: annotations },
         },
       };
     },

@@ -1,7 +1,7 @@
 /** Dashboard specifics through /apis: the JSON model kept as sent, spec.uid/version mirrors, the dto subresource. */
 import { startTestApp, type TestApp } from '../support/app';
+import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { DASHBOARDS } from '../support/paths';
-
 
 let t: TestApp;
 beforeAll(async () => {
@@ -54,4 +54,16 @@ test('a client cannot forge createdBy/updatedBy', async () => {
   const res = await t.as.post(DASHBOARDS).send({ metadata: { name: 'forge', annotations: { 'svc.app/createdBy': 'user:mallory', 'svc.app/updatedBy': 'user:mallory' } }, spec: { title: 'x' } });
   expect(res.body.metadata.annotations['svc.app/createdBy']).toBe('user:admin');
   expect(res.body.metadata.annotations['svc.app/updatedBy']).toBeUndefined();
+});
+
+test("the dto's access section is the caller's own rights: a Viewer of a root dashboard may only read and star it", async () => {
+  await t.as.post(DASHBOARDS).send({ metadata: { name: 'dto-viewer' }, spec: { title: 'Seen' } });
+  const viewer = await t.users!.createUser(SYSTEM, { login: 'dto-viewer', password: 'password1' });
+  await t.users!.setRole(SYSTEM, 1, viewer.id, 'Viewer');
+  const res = await t.anonymous.get(`${DASHBOARDS}/dto-viewer/dto`).auth('dto-viewer', 'password1');
+  expect(res.status).toBe(200);
+  expect(res.body.access).toMatchObject({ canSave: false, canEdit: false, canAdmin: false, canDelete: false, canStar: true });
+  expect(res.body.access.annotationsPermissions.dashboard).toEqual({ canAdd: false, canEdit: false, canDelete: false });
+  // The server admin, Admin of the org, holds every right.
+  expect((await t.as.get(`${DASHBOARDS}/dto-viewer/dto`)).body.access).toMatchObject({ canSave: true, canEdit: true, canAdmin: true, canDelete: true, canStar: true });
 });
