@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { Annotations, type KindRegistration, type Resource } from '../meta';
+import { Annotations, type KindRegistration } from '../meta';
 import type { AccessCheck, AccessObject, Registry, RequestContext } from '../registry';
 import { namespaceOf } from '../server/namespaces';
 import { Authorizer, type FolderTree, type ManagedPermissionSource, type PermissionSource, type RoleSource } from './authorizer';
@@ -110,25 +110,62 @@ export function registryFolderTree(registry: Registry): FolderTree {
   const folderKind = registry.kinds.find((k) => k.isFolder);
   const dashboardKind = registry.kinds.find((k) => k.inFolder && !k.isFolder && k.access?.resource === 'dashboards');
   const system = (orgId: number): RequestContext => ({ requester: { identity: 'service:access-control' }, namespace: namespaceOf(orgId), fieldManager: 'svc-access' });
-  const read = async (kind: KindRegistration | undefined, name: string, orgId: number): Promise<Resource | undefined> => {
-    if (!kind) return undefined;
-    return registry.get(system(orgId), kind, name).catch(() => undefined);
-  };
+  const parents = folderKind ? folderParents(registry, folderKind, system) : async () => new Map<string, string>();
   return {
     async ancestorsOf(folderUid, orgId) {
+      const parentOf = await parents(orgId);
       const out: string[] = [];
       const seen = new Set([folderUid]);
-      let parent = (await read(folderKind, folderUid, orgId))?.metadata.annotations?.[Annotations.folder];
+      let parent = parentOf.get(folderUid);
       while (parent && !seen.has(parent)) {
         out.push(parent);
         seen.add(parent);
-        parent = (await read(folderKind, parent, orgId))?.metadata.annotations?.[Annotations.folder];
+        parent = parentOf.get(parent);
       }
       return out;
     },
     async folderOf(dashboardUid, orgId) {
-      return (await read(dashboardKind, dashboardUid, orgId))?.metadata.annotations?.[Annotations.folder];
+      if (!dashboardKind) return undefined;
+      const dashboard = await registry.get(system(orgId), dashboardKind, dashboardUid).catch(() => undefined);
+      return dashboard?.metadata.annotations?.[Annotations.folder];
     },
+  };
+}
+
+/**
+ * Each folder's parent in an org, read once and kept while the folder type's resourceVersion stays the same: a
+ * check costs one small query (shared by the checks running at that moment) instead of a read per ancestor, and a
+ * move or delete anywhere is seen by the next check.
+ */
+function folderParents(registry: Registry, folderKind: KindRegistration, system: (orgId: number) => RequestContext): (orgId: number) => Promise<Map<string, string>> {
+  const type = { group: folderKind.group, resource: folderKind.plural };
+  const cached = new Map<number, { version: number; parents: Promise<Map<string, string>> }>();
+  let asking: Promise<number> | undefined;
+  const currentVersion = () =>
+    (asking ??= registry.storage.versions(type).then(
+      (v) => ((asking = undefined), v.current),
+      (err: unknown) => {
+        asking = undefined;
+        throw err;
+      },
+    ));
+  const load = async (orgId: number) => {
+    const list = await registry.list(system(orgId), folderKind, {});
+    const parents = new Map<string, string>();
+    for (const folder of list.items) {
+      const parent = folder.metadata.annotations?.[Annotations.folder];
+      if (parent) parents.set(folder.metadata.name, parent);
+    }
+    return parents;
+  };
+  return async (orgId) => {
+    const version = await currentVersion();
+    const hit = cached.get(orgId);
+    if (hit && hit.version === version) return hit.parents;
+    const parents = load(orgId);
+    cached.set(orgId, { version, parents });
+    parents.catch(() => cached.delete(orgId));
+    return parents;
   };
 }
 
