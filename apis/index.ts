@@ -13,6 +13,7 @@ import { teamKind } from './iam.svc.app/v0alpha1/team';
 import { teamBindingKind } from './iam.svc.app/v0alpha1/teambinding';
 import { userKind } from './iam.svc.app/v0alpha1/user';
 import { playlistKind } from './playlist.svc.app/v1/playlist';
+import { preferencesKind } from './preferences.svc.app/v1alpha1/preferences';
 import { resourcePermissionKind } from './iam.svc.app/v0alpha1/resourcepermission';
 
 export {
@@ -23,6 +24,7 @@ export {
   orgKind,
   orgMemberKind,
   playlistKind,
+  preferencesKind,
   roleBindingKind,
   roleKind,
   resourcePermissionKind,
@@ -38,7 +40,7 @@ export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKi
 
 /**
  * The identity kinds (users, organizations, memberships, teams, custom roles, service accounts and their tokens,
- * managed permissions, login sessions and failed logins): stored by their own registry whatever the feature toggles
+ * managed permissions, login sessions and failed logins, preferences): stored by their own registry whatever the feature toggles
  * say, and not (yet) served under /apis — the legacy /api endpoints are their clients.
  */
 export const identityKinds: readonly KindRegistration[] = [
@@ -54,4 +56,5 @@ export const identityKinds: readonly KindRegistration[] = [
   anyKind(resourcePermissionKind),
   anyKind(authTokenKind),
   anyKind(loginAttemptKind),
+  anyKind(preferencesKind),
 ];

@@ -74,8 +74,9 @@ export const dashboardsRouteDocs: LegacyRouteDoc[] = [
   },
   {
     method: 'get', path: '/api/dashboards/home', operationId: 'getHomeDashboard', tags, summary: 'The home dashboard.',
-    description: 'The built-in home dashboard (home dashboard preferences are not stored yet).',
-    responses: { 200: { description: 'The home dashboard.', schema: dashboardFull, name: 'GetHomeDashboardResponse' }, 401: {} },
+    description:
+      "When the caller's effective homeDashboardUID preference (its own, else its teams', else the org's) names a dashboard it may read: `{redirectUri: '/d/<uid>/<slug>'}`; else the built-in home dashboard.",
+    responses: { 200: { description: 'The home dashboard, or where it is.', schema: z.union([dashboardFull, z.object({ redirectUri: z.string() })]), name: 'GetHomeDashboardResponse' }, 401: {} },
   },
   {
     method: 'get', path: '/api/dashboards/tags', operationId: 'getDashboardTags', tags, summary: 'The tags of the dashboards the caller may read, with counts.',

@@ -8,6 +8,9 @@ import type { Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
 import { requestContext } from '../../pkg/server/request-context';
 import { starsOf } from '../../pkg/stars/stars';
+import { effectivePreferences, preferencesSubjectOf } from '../../pkg/preferences/effective';
+import type { PreferencesDirectory } from '../../pkg/preferences/preferences-directory';
+import { dashboardUrl } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
 import {
   badRequestData,
   type FolderInfo,
@@ -29,6 +32,8 @@ import { restoreMessage, toVersionMeta } from './versions-conversions';
 export interface LegacyDashboardsDeps {
   registry: Registry;
   users: IdentityDirectory;
+  /** Whose home dashboard preference `GET /api/dashboards/home` follows. */
+  preferences: PreferencesDirectory;
   /** `dashboards.min_refresh_interval`. */
   minRefreshInterval: string;
 }
@@ -83,6 +88,12 @@ async function allDashboards(registry: Registry, ctx: RequestContext): Promise<R
   return out;
 }
 
+/** Undefined for a dashboard the caller cannot read (gone, hidden, invalid uid); rethrows anything else. */
+function ignoreUnreadable(err: unknown): undefined {
+  if (err instanceof StatusError && [400, 403, 404].includes(err.code)) return undefined;
+  throw err;
+}
+
 /**
  * The legacy dashboard endpoints (spec §4.4) as clients of the Dashboard kind: each converts the legacy body, calls
  * the registry as the caller (its rules and access checks apply as under /apis) and converts the answer back.
@@ -98,7 +109,12 @@ export function legacyDashboardsRouter(deps: LegacyDashboardsDeps): Router {
     res.json(toPostDashboardResponse(saved));
   });
 
-  router.get('/api/dashboards/home', (req, res) => {
+  // The effective home dashboard preference (user, teams, org) when it names a dashboard the caller can read, else
+  // the built-in home.
+  router.get('/api/dashboards/home', async (req, res) => {
+    const { homeDashboardUID } = await effectivePreferences(deps.preferences, preferencesSubjectOf(req.user!));
+    const home = homeDashboardUID ? await get(requestContext(req), homeDashboardUID).catch(ignoreUnreadable) : undefined;
+    if (home) return void res.json({ redirectUri: dashboardUrl(home.metadata.name, String(home.spec.title ?? '')) });
     res.json(homeDashboard({ canEdit: req.user!.orgRole === 'Editor' || req.user!.orgRole === 'Admin' }));
   });
 

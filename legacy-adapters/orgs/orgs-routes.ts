@@ -13,8 +13,14 @@ function body(req: Request): Record<string, unknown> {
   return b as Record<string, unknown>;
 }
 
-/** The org role an endpoint needs in the request's org (server admins pass, as the anchor's Grafana-admin role does). */
-function requireOrgAdmin(req: Request): void {
+/**
+ * The org role an endpoint needs in the request's org (server admins pass, as the anchor's Grafana-admin role does):
+ * else 403 "Permission denied".
+ *
+ * @example
+ *   router.put('/api/org/preferences', (req) => { requireOrgAdmin(req); ... });
+ */
+export function requireOrgAdmin(req: Request): void {
   if (!req.user!.isServerAdmin && req.user!.orgRole !== 'Admin') throw permissionDeniedError();
 }
 

@@ -34,6 +34,23 @@ async function accessControlOf(req: Request, team: StoredTeam): Promise<{ access
 }
 
 /**
+ * The team of the path (`:teamId`), by numeric id or (as the anchor's team resolver allows) by uid, once the caller
+ * may do `action` on it: 403 before 404, as the anchor's middleware answers.
+ *
+ * @example
+ *   const team = await teamOfPath(teams, req, 'teams:write'); // team Admins and org Admins pass
+ */
+export async function teamOfPath(teams: TeamDirectory, req: Request, action: string, notFound = teamNotFound): Promise<StoredTeam> {
+  const param = String(req.params.teamId);
+  const byUid = /^[A-Za-z0-9_-]*[A-Za-z_-][A-Za-z0-9_-]*$/.test(param) ? await teams.teamByUid(req.user!.orgId, param) : undefined;
+  const id = byUid?.id ?? idParam(req, 'teamId');
+  await requireAccess(req, action, teamScope(id));
+  const team = byUid ?? (await teams.teamById(req.user!.orgId, id));
+  if (!team) throw notFound();
+  return team;
+}
+
+/**
  * Teams of the caller's organization and their members (the anchor's /api/teams), as clients of the Team and
  * TeamBinding kinds. Every endpoint asks the authorizer for the anchor's action on `teams:id:<id>`: org Admins hold
  * them on every team, a team's members read it and its team Admins manage it.
@@ -42,19 +59,7 @@ export function legacyTeamsRouter(users: IdentityDirectory, teams: TeamDirectory
   const router = Router();
   const by = (req: Request) => ({ identity: req.user!.identity });
 
-  /**
-   * The team of the path, by numeric id or (as the anchor's team resolver allows) by uid, once the caller may do
-   * `action` on it: 403 before 404, as the anchor's middleware answers.
-   */
-  async function teamOf(req: Request, action: string, notFound = teamNotFound): Promise<StoredTeam> {
-    const param = String(req.params.teamId);
-    const byUid = /^[A-Za-z0-9_-]*[A-Za-z_-][A-Za-z0-9_-]*$/.test(param) ? await teams.teamByUid(req.user!.orgId, param) : undefined;
-    const id = byUid?.id ?? idParam(req, 'teamId');
-    await requireAccess(req, action, teamScope(id));
-    const team = byUid ?? (await teams.teamById(req.user!.orgId, id));
-    if (!team) throw notFound();
-    return team;
-  }
+  const teamOf = (req: Request, action: string, notFound = teamNotFound) => teamOfPath(teams, req, action, notFound);
 
   /** A user of the caller's organization, else 404 "User not found". */
   async function orgUser(req: Request, userId: number): Promise<StoredUser> {

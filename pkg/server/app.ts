@@ -7,6 +7,7 @@ import { bearerStrategy } from '../auth/bearer-auth';
 import { bootstrapIdentity } from '../auth/identity-bootstrap';
 import { IdentityDirectory } from '../auth/identity-directory';
 import { TeamDirectory } from '../auth/team-directory';
+import { PreferencesDirectory } from '../preferences/preferences-directory';
 import { AccessControl, attachAccess } from '../auth/access-control';
 import { StoredPermissions } from '../auth/stored-permissions';
 import { anonymousStrategy, sessionStrategy } from '../auth/session-auth';
@@ -19,6 +20,7 @@ import { legacyDashboardsRouter } from '../../legacy-adapters/dashboards/dashboa
 import { legacyFoldersRouter } from '../../legacy-adapters/folders/folders-routes';
 import { legacyOrgsRouter } from '../../legacy-adapters/orgs/orgs-routes';
 import { legacyPermissionsRouter } from '../../legacy-adapters/permissions/permissions-routes';
+import { legacyPreferencesRouter } from '../../legacy-adapters/preferences/preferences-routes';
 import { legacyTeamsRouter } from '../../legacy-adapters/teams/teams-routes';
 import { legacyServiceAccountsRouter } from '../../legacy-adapters/serviceaccounts/serviceaccounts-routes';
 import { customRolesRouter, userPermissionsRouter } from '../../legacy-adapters/access-control/access-control-routes';
@@ -64,6 +66,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   // (the database was down at start-up).
   const users = new IdentityDirectory(deps.storage);
   const teams = new TeamDirectory(users);
+  const preferences = new PreferencesDirectory(users, teams);
   // Custom roles exist in the enterprise edition only: elsewhere no role source, and their endpoints are 404.
   const roles = deps.config.server.edition === 'enterprise' ? new RoleDirectory(users, teams) : undefined;
   const { admin_user, admin_password, admin_email } = deps.config.security;
@@ -137,7 +140,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(legacyOrgsRouter(users));
   app.use(legacyTeamsRouter(users, teams));
   app.use(legacyServiceAccountsRouter(accounts));
-  app.use(legacyDashboardsRouter({ registry: deps.registry, users, minRefreshInterval: deps.config.dashboards.min_refresh_interval }));
+  app.use(legacyDashboardsRouter({ registry: deps.registry, users, preferences, minRefreshInterval: deps.config.dashboards.min_refresh_interval }));
+  app.use(legacyPreferencesRouter({ registry: deps.registry, preferences }));
   app.use(legacySearchRouter(deps.registry));
   app.use(legacyStarsRouter(deps.registry));
   app.use(legacyPermissionsRouter({ registry: deps.registry, users, teams, permissions }));

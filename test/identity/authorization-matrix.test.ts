@@ -141,6 +141,15 @@ const ROWS: Row[] = [
   // Login sessions: the form needs no credentials (it is how one gets them); a user's own sessions.
   { route: 'POST /login', call: async ({ n }) => (await userId(n), { path: '/login', body: { user: n, password: 'password1' } }), expect: publicRoute() },
   { route: 'GET /logout', call: () => ({ path: '/logout' }), expect: publicRoute(302) },
+  { route: 'GET /api/user/preferences', call: () => ({ path: '/api/user/preferences' }), expect: userOnly() },
+  { route: 'PUT /api/user/preferences', call: () => ({ path: '/api/user/preferences', body: { theme: 'dark' } }), expect: userOnly() },
+  { route: 'PATCH /api/user/preferences', call: () => ({ path: '/api/user/preferences', body: { theme: 'light' } }), expect: userOnly() },
+  { route: 'GET /api/org/preferences', call: () => ({ path: '/api/org/preferences' }), expect: orgRead() },
+  { route: 'PUT /api/org/preferences', call: () => ({ path: '/api/org/preferences', body: { theme: 'dark' } }), expect: orgAdmin() },
+  { route: 'PATCH /api/org/preferences', call: () => ({ path: '/api/org/preferences', body: { theme: 'light' } }), expect: orgAdmin() },
+  { route: 'GET /api/teams/:teamId/preferences', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/preferences` }), expect: orgAdmin() },
+  { route: 'PUT /api/teams/:teamId/preferences', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/preferences`, body: { theme: 'dark' } }), expect: orgAdmin() },
+  { route: 'PATCH /api/teams/:teamId/preferences', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/preferences`, body: { theme: 'light' } }), expect: orgAdmin() },
   { route: 'GET /api/user/auth-tokens', call: () => ({ path: '/api/user/auth-tokens' }), expect: userOnly() },
   // Nobody here holds session 999999: found only among the caller's own.
   { route: 'POST /api/user/revoke-auth-token', call: () => ({ path: '/api/user/revoke-auth-token', body: { authTokenId: 999999 } }), expect: userOnly(404) },

@@ -9,6 +9,7 @@ import { permissionsRouteDocs } from '../../../legacy-adapters/permissions/permi
 import { folderRouteDocs } from '../../../legacy-adapters/folders/folders-docs';
 import { sessionsRouteDocs } from '../../../legacy-adapters/sessions/sessions-route-docs';
 import { usersRouteDocs } from '../../../legacy-adapters/users/users-route-docs';
+import { preferencesRouteDocs } from '../../../legacy-adapters/preferences/preferences-route-docs';
 
 /**
  * The legacy `/api` routes, described once: the OpenAPI v2 document (`/swagger.json`), the v3 generated from it
@@ -105,4 +106,5 @@ export const legacyRoutes: readonly LegacyRouteDoc[] = [
   ...folderRouteDocs,
   ...sessionsRouteDocs,
   ...usersRouteDocs,
+  ...preferencesRouteDocs,
 ];
