@@ -43,10 +43,11 @@ export interface WatchLine {
 }
 
 /**
- * A watch as a user over a real socket: resolves with every line once the server ends it (`timeoutSeconds`), while
- * `during` makes changes.
+ * A watch as a user over a real socket: resolves with every line once the server ends it (`timeoutSeconds`), or as
+ * soon as `until` holds for the lines so far (so a slow machine gets the whole timeout, a fast one does not wait it
+ * out), while `during` makes changes.
  */
-export async function watchAs(t: TestApp, login: string, path: string, during: () => Promise<void>): Promise<WatchLine[]> {
+export async function watchAs(t: TestApp, login: string, path: string, during: (lines: WatchLine[]) => Promise<void>, until?: (lines: WatchLine[]) => boolean): Promise<WatchLine[]> {
   const server = http.createServer(t.app).listen(0);
   await new Promise((r) => server.once('listening', r));
   try {
@@ -65,6 +66,10 @@ export async function watchAs(t: TestApp, login: string, path: string, during: (
             lines.push(JSON.parse(buf.slice(0, i)) as WatchLine);
             buf = buf.slice(i + 1);
           }
+          if (until?.(lines)) {
+            req.destroy();
+            resolve();
+          }
         });
         res.on('end', resolve);
       });
@@ -73,10 +78,18 @@ export async function watchAs(t: TestApp, login: string, path: string, during: (
     // Let the watch start (its initial list) before changing anything.
     await headers;
     await new Promise((r) => setTimeout(r, 300));
-    await during();
+    await during(lines);
     await done;
     return lines;
   } finally {
     server.close();
+  }
+}
+
+/** Waits (up to 20 s) until a watch's lines satisfy `ok`. */
+export async function seen(lines: WatchLine[], ok: (lines: WatchLine[]) => boolean): Promise<void> {
+  for (let waited = 0; !ok(lines); waited += 50) {
+    if (waited > 20_000) throw new Error(`the watch never showed it: ${JSON.stringify(lines.map((l) => [l.type, l.object.metadata.name]))}`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }

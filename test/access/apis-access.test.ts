@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS } from '../support/paths';
-import { as, dashboardBody, folderBody, member, names, watchAs } from './access-support';
+import { as, dashboardBody, folderBody, member, names, seen, watchAs } from './access-support';
 
 /**
  * Per-object authorization of /apis for every kind declaring `access` (folders, dashboards, playlists): the
@@ -131,10 +131,18 @@ describe('watch', () => {
       await t.as.delete(`${DASHBOARDS}/w-1`).expect(200);
     });
     expect(lines).toEqual([]);
-    const editorLines = await watchAs(t, 'editor', `${DASHBOARDS}?watch=true&timeoutSeconds=6`, async () => {
-      await t.as.post(DASHBOARDS).send(dashboardBody('w-2')).expect(201);
-      await t.as.delete(`${DASHBOARDS}/w-2`).expect(200);
-    });
+    const editorLines = await watchAs(
+      t,
+      'editor',
+      `${DASHBOARDS}?watch=true&timeoutSeconds=25`,
+      async (lines) => {
+        await t.as.post(DASHBOARDS).send(dashboardBody('w-2')).expect(201);
+        // Deleted before the watch considered it, w-2 would be gone with its permissions, and never shown at all.
+        await seen(lines, (ls) => ls.some((l) => l.object.metadata.name === 'w-2'));
+        await t.as.delete(`${DASHBOARDS}/w-2`).expect(200);
+      },
+      (lines) => lines.some((l) => l.type === 'DELETED'),
+    );
     expect(editorLines.map((l) => `${l.type} ${l.object.metadata.name}`)).toEqual(['ADDED d-leaf', 'ADDED d-root', 'ADDED w-2', 'DELETED w-2']);
   });
 });

@@ -166,18 +166,26 @@ describe('what they change', () => {
 
   it("a Viewer's watch never shows a dashboard it may not read, and sees one leave when it moves out of sight", async () => {
     await t.as.post(DASHBOARDS).send(dashboardBody('w-moving', 'open')).expect(201);
-    const lines = await watchAs(t, 'viewer', `${DASHBOARDS}?watch=true&timeoutSeconds=6`, async () => {
-      await t.as.post(DASHBOARDS).send(dashboardBody('w-hidden', 'restricted')).expect(201);
-      await t.as.post(DASHBOARDS).send(dashboardBody('w-seen', 'open')).expect(201);
-      await t.as
-        .patch(`${DASHBOARDS}/w-moving`)
-        .set('Content-Type', 'application/merge-patch+json')
-        .send({ metadata: { annotations: { 'svc.app/folder': 'restricted' } } })
-        .expect(200);
-      await t.as.delete(`${DASHBOARDS}/w-hidden`).expect(200);
-    });
+    // `w-last`, written last, ends the watch: events come in resourceVersion order, so a leak would show before it.
+    const lines = await watchAs(
+      t,
+      'viewer',
+      `${DASHBOARDS}?watch=true&timeoutSeconds=25`,
+      async () => {
+        await t.as.post(DASHBOARDS).send(dashboardBody('w-hidden', 'restricted')).expect(201);
+        await t.as.post(DASHBOARDS).send(dashboardBody('w-seen', 'open')).expect(201);
+        await t.as
+          .patch(`${DASHBOARDS}/w-moving`)
+          .set('Content-Type', 'application/merge-patch+json')
+          .send({ metadata: { annotations: { 'svc.app/folder': 'restricted' } } })
+          .expect(200);
+        await t.as.delete(`${DASHBOARDS}/w-hidden`).expect(200);
+        await t.as.post(DASHBOARDS).send(dashboardBody('w-last', 'open')).expect(201);
+      },
+      (seen) => seen.some((l) => l.object.metadata.name === 'w-last'),
+    );
     const events = lines.map((l) => `${l.type} ${l.object.metadata.name}`);
-    expect(events.filter((e) => !e.startsWith('ADDED d-'))).toEqual(['ADDED w-moving', 'ADDED w-seen', 'DELETED w-moving']);
+    expect(events.filter((e) => !e.startsWith('ADDED d-'))).toEqual(['ADDED w-moving', 'ADDED w-seen', 'DELETED w-moving', 'ADDED w-last']);
     expect(events.some((e) => e.includes('hidden') || e.includes('secret'))).toBe(false);
   });
 });
