@@ -209,6 +209,17 @@ describe('who may read and change them', () => {
 });
 
 describe('organizations', () => {
+  it("a user's preferences in an org go when it leaves that org", async () => {
+    const id = await createUser('leaver', 'Viewer');
+    expectUpdated(await as('leaver').put('/api/user/preferences').send({ theme: 'dark' }));
+    const uid = (await t.users!.userById(id))!.uid;
+    const ctx = { requester: SYSTEM, namespace: 'default', fieldManager: 'test' };
+    expect((await t.users!.registry.get(ctx, anyKind(preferencesKind), `user-${uid}`)).spec).toMatchObject({ theme: 'dark' });
+    expect((await t.as.delete(`/api/org/users/${id}`)).status).toBe(200);
+    await expect(t.users!.registry.get(ctx, anyKind(preferencesKind), `user-${uid}`)).rejects.toMatchObject({ code: 404 });
+  });
+
+
   it("one org never sees another's preferences, and a home dashboard must be of the caller's org", async () => {
     expectUpdated(await t.as.put('/api/org/preferences').send({ theme: 'dark', timezone: 'Europe/Berlin' }));
     expect((await as('stranger').get('/api/org/preferences')).body).toEqual(DEFAULTS);
@@ -295,5 +306,24 @@ describe('GET /api/dashboards/home', () => {
     expect(await homeOf('h-deleted')).toEqual({ redirectUri: '/d/home-gone/gone' });
     expect((await t.as.delete('/api/dashboards/uid/home-gone')).status).toBe(200);
     expect(isBuiltIn(await homeOf('h-deleted'))).toBe(true);
+  });
+});
+
+describe('anonymous visitors', () => {
+  let anon: TestApp;
+  beforeAll(async () => {
+    anon = await startTestApp(['--auth.anonymous.enabled=true']);
+  });
+  afterAll(async () => {
+    await anon.close();
+  });
+
+  it("have no preferences of their own, read the org's and follow its home dashboard", async () => {
+    const own = await anon.anonymous.get('/api/user/preferences');
+    expect([own.status, own.body]).toEqual([403, { message: 'Endpoint only available for users' }]);
+    expect((await anon.as.post('/api/dashboards/db').send({ dashboard: { uid: 'public-home', title: 'Public Home' } })).status).toBe(200);
+    expectUpdated(await anon.as.put('/api/org/preferences').send({ homeDashboardUID: 'public-home' }));
+    expect((await anon.anonymous.get('/api/org/preferences')).body).toMatchObject({ homeDashboardUID: 'public-home' });
+    expect((await anon.anonymous.get('/api/dashboards/home')).body).toEqual({ redirectUri: '/d/public-home/public-home' });
   });
 });
