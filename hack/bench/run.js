@@ -17,18 +17,13 @@
  * same shapes are timed as raw SQL. See hack/bench/README.md for what each figure means.
  */
 'use strict';
-const path = require('node:path');
-const dist = require('./dist');
-const { createBenchDatabase } = require('./database');
+const { withBenchServer } = require('./bench-server');
 const { SELECTOR, keyOf, nameOf, seedThroughStorage } = require('./dashboards');
 const { httpClient, createOverHttp, measureHttp } = require('./http-phase');
 const { createScratchTable, analyze, insertRaw, measurePgReads, explain, planOutline } = require('./pg-phase');
 const { sizeBlock, summary, comparison, int } = require('./report');
 const { now } = require('./stats');
 
-const { loadConfig } = dist('pkg/config');
-const { createLogger } = dist('pkg/log');
-const { startServer } = dist('pkg/server/server');
 
 /** First pages timed per size, and next pages walked from the first page's own token. */
 const FIRST_PAGES = 30;
@@ -70,20 +65,7 @@ function spreadPositions(sorted, count) {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const t0 = now();
-  const db = await createBenchDatabase({ embedded: opts.embedded, rawConnections: 10 });
-  let server;
-  let closing;
-  const cleanup = () => (closing ??= (async () => {
-    await server?.close().catch((err) => console.error(`closing the server: ${err.message}`));
-    await db.close().catch((err) => console.error(`dropping the database: ${err.message}`));
-  })());
-  process.once('SIGINT', () => cleanup().finally(() => process.exit(130)));
-
-  try {
-    // The compactor is pushed out of the run: its pass reads the whole history and would land in a timed part.
-    const argv = ['--server.http_port=0', '--registry.compaction_interval_seconds=86400', ...(db.url ? [`--database.url=${db.url}`] : [])];
-    const config = loadConfig({ argv, env: {}, cwd: path.resolve(__dirname, '..', '..') });
-    server = await startServer(config, createLogger('warn'), db.storage ? { storage: db.storage } : {});
+  await withBenchServer({ embedded: opts.embedded, rawConnections: 10 }, async ({ db, server, config }) => {
     await createScratchTable(db.raw);
     const http = httpClient(server.url);
     console.log(`dashboard-apiserver bench: ${db.label}; server ${server.url} (pool ${config.database.max_open_conn}); node ${process.version}`);
@@ -130,9 +112,7 @@ async function main() {
     console.log(summary(results, { selector: SELECTOR }));
     console.log(comparison(results));
     console.log(`\ntotal ${((now() - t0) / 1000).toFixed(0)} s`);
-  } finally {
-    await cleanup();
-  }
+  });
 }
 
 /** The server's next-page SQL, with its plan for the second page and for a page in the middle of the set. */

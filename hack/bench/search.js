@@ -14,17 +14,13 @@
  * one after another, as the admin, and a few as a Viewer who may view half the folders.
  */
 'use strict';
-const path = require('node:path');
 const dist = require('./dist');
-const { createBenchDatabase } = require('./database');
+const { withBenchServer } = require('./bench-server');
 const { GROUP, RESOURCE, NAMESPACE, COLLECTION, nameOf, bodyOf, keyOf, storedValueOf } = require('./dashboards');
 const { httpClient } = require('./http-phase');
 const { table, int, ms } = require('./report');
 const { now, runSequential } = require('./stats');
 
-const { loadConfig } = dist('pkg/config');
-const { createLogger } = dist('pkg/log');
-const { startServer } = dist('pkg/server/server');
 const { dashboardKind } = dist('apis');
 const { searchFieldsOf } = dist('pkg/registry/search');
 const { StoredPermissions } = dist('pkg/auth/stored-permissions');
@@ -131,18 +127,7 @@ function storageQuery(qs, opts) {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const t0 = now();
-  const db = await createBenchDatabase({ embedded: opts.embedded, rawConnections: 2 });
-  let server;
-  let closing;
-  const cleanup = () => (closing ??= (async () => {
-    await server?.close().catch((err) => console.error(`closing the server: ${err.message}`));
-    await db.close().catch((err) => console.error(`dropping the database: ${err.message}`));
-  })());
-  process.once('SIGINT', () => cleanup().finally(() => process.exit(130)));
-  try {
-    const argv = ['--server.http_port=0', '--registry.compaction_interval_seconds=86400', ...(db.url ? [`--database.url=${db.url}`] : [])];
-    const config = loadConfig({ argv, env: {}, cwd: path.resolve(__dirname, '..', '..') });
-    server = await startServer(config, createLogger('warn'), db.storage ? { storage: db.storage } : {});
+  await withBenchServer({ embedded: opts.embedded, rawConnections: 2 }, async ({ db, server }) => {
     const admin = httpClient(server.url);
     console.log(`search bench: ${db.label}; ${int(opts.size)} dashboards in ${opts.folders} folders; ${opts.samples} requests per search, one at a time; node ${process.version}`);
 
@@ -194,9 +179,7 @@ async function main() {
     console.log(table(rows, 1).map((l) => `  ${l}`).join('\n'));
     console.log('\nstorage.search is the index query alone (one type, or both merged with a sort; the whole offset for page 50).');
     console.log(`\ntotal ${((now() - t0) / 1000).toFixed(0)} s`);
-  } finally {
-    await cleanup();
-  }
+  });
 }
 
 main().catch((err) => {
