@@ -75,14 +75,16 @@ export function passwordCheck(opts: BasicAuthOptions): PasswordCheck {
 
   return async (login, password, ip) => {
     await opts.ready?.();
-    if (await attempts.blocked(login, ip)) return undefined;
     const key = createHash('sha256').update(login).update('\0').update(password).digest('hex');
     const hit = verified.get(key);
+    // A hit is this very password, verified moments ago: the throttle, which stops guessing, has nothing to stop (and
+    // its database read stays off the path of every authenticated request).
     if (hit && hit.expires > Date.now()) {
       const found = await opts.users.userWithPasswordHash(hit.userId);
       if (found && found.hash === hit.hash) return found.user.isDisabled ? undefined : found.user;
       verified.delete(key);
     }
+    if (await attempts.blocked(login, ip)) return undefined;
     const user = await opts.users.userByLoginOrEmail(login);
     const hash = user && (await opts.users.passwordHashOf(user.id));
     const ok = hash !== undefined && (await verifyPassword(password, hash));

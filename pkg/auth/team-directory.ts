@@ -246,15 +246,30 @@ export class TeamDirectory implements TeamMembership, PermissionSource {
   // What the authorizer asks
 
   async teamUidsOf(orgId: number, userUid: string): Promise<string[]> {
-    return (await this.membershipsOf(orgId, userUid)).map((m) => m.teamUid);
+    return (await this.checkedMemberships(orgId, userUid)).map((m) => m.teamUid);
   }
 
   async permissionsFor(subject: Subject): Promise<readonly Permission[]> {
     if (subject.kind !== 'user') return [];
     const out: Permission[] = [];
-    for (const m of await this.membershipsOf(subject.orgId, subject.uid)) {
+    for (const m of await this.checkedMemberships(subject.orgId, subject.uid)) {
       for (const action of teamActions(m.permission)) out.push({ action, scope: teamScope(m.teamId) });
     }
     return out;
+  }
+
+  /** Memberships as the authorizer reads them on every request: kept while no team binding anywhere has changed. */
+  private readonly checked = new Map<string, { version: number; members: Promise<StoredTeamMember[]> }>();
+
+  private async checkedMemberships(orgId: number, userUid: string): Promise<StoredTeamMember[]> {
+    const { current } = await this.registry.storage.versions({ group: BINDINGS.group, resource: BINDINGS.plural });
+    const key = `${orgId}/${userUid}`;
+    const hit = this.checked.get(key);
+    if (hit && hit.version === current) return hit.members;
+    if (this.checked.size >= 10_000) this.checked.clear();
+    const members = this.membershipsOf(orgId, userUid);
+    this.checked.set(key, { version: current, members });
+    members.catch(() => this.checked.delete(key));
+    return members;
   }
 }
