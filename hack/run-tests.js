@@ -54,7 +54,7 @@ function run(cmd, cmdArgs, env) {
   for (const backend of backends) {
     console.log(`\n=== jest on ${backend === 'postgres' ? `PostgreSQL (${adminUrl})` : 'the embedded database (PGlite)'} ===`);
     // The embedded pass reruns what depends on the backend; the unit and storage suites ran in the first pass.
-    const only = backend === 'embedded' && backends.length > 1 && !args.length ? ['test/apis', 'test/conformance', 'test/server', 'test/identity'] : [];
+    const only = backend === 'embedded' && backends.length > 1 && !args.length ? ['test/apis', 'test/conformance', 'test/server', 'test/identity', 'test/access', 'test/legacy'] : [];
     const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-jest-')), 'report.json');
     const status = run(process.execPath, [jest, '--ci', '--json', `--outputFile=${report}`, ...only, ...args], { SVC_TEST_BACKEND: backend, NODE_OPTIONS: nodeOptions });
     try {
