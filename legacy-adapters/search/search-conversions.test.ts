@@ -40,6 +40,12 @@ describe('toHit', () => {
     });
   });
 
+  it('names a folder the caller may not read by its uid alone', () => {
+    const hit = toHit({ type: 'dash-db', name: 'lat', title: 'API latency', tags: [], internalId: 3 }, false, { uid: 'vault' });
+    expect(hit).toMatchObject({ folderUid: 'vault' });
+    expect(Object.keys(hit).filter((k) => k.startsWith('folder'))).toEqual(['folderUid']);
+  });
+
   it('builds a root folder hit without folder fields', () => {
     expect(toHit({ type: 'dash-folder', name: 'ops', title: 'Ops & Co', tags: [], internalId: 1 }, false)).toEqual({
       id: 1, uid: 'ops', title: 'Ops & Co', uri: 'db/ops-co', url: '/dashboards/f/ops/ops-co', slug: 'ops-co', type: 'dash-folder',

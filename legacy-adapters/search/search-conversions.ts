@@ -101,13 +101,11 @@ export function parseSearchParams(q: Query): SearchParams {
 /** A folder's page in the frontend. */
 export const folderUrl = (uid: string, title: string) => `/dashboards/f/${uid}/${slugify(title)}`;
 
-/** What a hit shows of the folder it is in (`url`: {@link folderUrl}, made once per folder). */
-export interface FolderRef {
-  id: number;
-  uid: string;
-  title: string;
-  url: string;
-}
+/**
+ * What a hit shows of the folder it is in (`url`: {@link folderUrl}, made once per folder): a folder the caller may
+ * not read is its uid alone.
+ */
+export type FolderRef = { id: number; uid: string; title: string; url: string } | { uid: string };
 
 /** What the search index holds of a hit, as the conversion needs it. */
 export interface IndexedObject {
@@ -118,8 +116,15 @@ export interface IndexedObject {
   internalId: number;
 }
 
+/** A hit's folder fields: none at the root, the uid alone for a folder the caller may not read. */
+function folderFields(folder?: FolderRef): Partial<Hit> {
+  if (!folder) return {};
+  return 'title' in folder ? { folderId: folder.id, folderUid: folder.uid, folderTitle: folder.title, folderUrl: folder.url } : { folderUid: folder.uid };
+}
+
 /**
- * A hit of the anchor's shape. Hits at the root carry no folder fields; tags are sorted.
+ * A hit of the anchor's shape. Hits at the root carry no folder fields, hits in a folder the caller may not read only
+ * its uid; tags are sorted.
  *
  * @example
  *   toHit({ type: 'dash-db', name: 'lat', title: 'API latency', tags: ['b', 'a'], internalId: 3 }, false, { id: 1, uid: 'ops', title: 'Ops', url: '/dashboards/f/ops/ops' });
@@ -139,7 +144,7 @@ export function toHit(o: IndexedObject, isStarred: boolean, folder?: FolderRef):
     type: o.type,
     tags: [...o.tags].sort(),
     isStarred,
-    ...(folder ? { folderId: folder.id, folderUid: folder.uid, folderTitle: folder.title, folderUrl: folder.url } : {}),
+    ...folderFields(folder),
     sortMeta: 0,
   };
 }

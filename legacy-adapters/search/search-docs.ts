@@ -12,10 +12,10 @@ const hitSchema = z.object({
   type: z.enum(['dash-db', 'dash-folder']),
   tags: z.array(z.string()),
   isStarred: z.boolean(),
-  folderId: z.int().optional().describe('absent at the root'),
+  folderId: z.int().optional().describe('absent at the root and when the caller may not read the folder'),
   folderUid: z.string().optional().describe('absent at the root'),
-  folderTitle: z.string().optional().describe('absent at the root'),
-  folderUrl: z.string().optional().describe('absent at the root'),
+  folderTitle: z.string().optional().describe('absent at the root and when the caller may not read the folder'),
+  folderUrl: z.string().optional().describe('absent at the root and when the caller may not read the folder'),
   sortMeta: z.int(),
 });
 

@@ -25,12 +25,16 @@ function namesOf(p: SearchParams, starred: readonly string[]): string[] | undefi
   return p.dashboardUIDs ? starred.filter((n) => p.dashboardUIDs!.includes(n)) : [...starred];
 }
 
-/** The folders the hits are in, by uid: read from the index as the server (a hit's folder title shows even when hidden). */
+/**
+ * The folders the hits are in, by uid, as the caller may see them: a folder it may not read is its uid alone (as the
+ * dashboard's own meta shows it), so its title never leaks through a hit inside it.
+ */
 async function foldersOf(registry: Registry, ctx: RequestContext, hits: readonly SearchResult[]): Promise<Map<string, FolderRef>> {
   const names = [...new Set(hits.map((h) => h.folder).filter((f) => f !== ''))];
   if (names.length === 0) return new Map();
-  const found = await registry.search({ ...ctx, access: undefined }, { kinds: [folders], names, order: 'asc', offset: 0, limit: names.length });
-  return new Map(found.map((f) => [f.key.name, { id: f.internalId, uid: f.key.name, title: f.title, url: folderUrl(f.key.name, f.title) }]));
+  const found = await registry.search(ctx, { kinds: [folders], names, order: 'asc', offset: 0, limit: names.length });
+  const readable = new Map<string, FolderRef>(found.map((f) => [f.key.name, { id: f.internalId, uid: f.key.name, title: f.title, url: folderUrl(f.key.name, f.title) }]));
+  return new Map(names.map((n) => [n, readable.get(n) ?? { uid: n }]));
 }
 
 /**

@@ -273,6 +273,42 @@ describe('who sees what', () => {
     expect((await viewer.get('/api/search?starred=true')).body.map((h: { uid: string }) => h.uid)).toEqual(['shown']);
   });
 
+  it('shows a hit in a folder the caller may not read by the folder uid alone: no title, url or id of it', async () => {
+    const viewer = await member(t, 'vault-viewer', { 1: 'Viewer' });
+    await folder('vault', 'Vault of secrets');
+    await folder('open-sub', 'Open subfolder', 'vault');
+    await dashboard('peek', 'Peek inside', [], 'vault');
+    const permissions = new StoredPermissions(t.users!.registry);
+    await permissions.replace(SYSTEM, 1, 'folders', 'vault', [
+      { resource: 'folders', uid: 'vault', grantee: { kind: 'role', role: 'Admin' }, permission: 'Admin' },
+    ]);
+    // The Viewer may read the dashboard and the subfolder, not the folder they are in.
+    await permissions.replace(SYSTEM, 1, 'dashboards', 'peek', [
+      { resource: 'dashboards', uid: 'peek', grantee: { kind: 'user', uid: viewer.uid }, permission: 'View' },
+    ]);
+    await permissions.replace(SYSTEM, 1, 'folders', 'open-sub', [
+      { resource: 'folders', uid: 'open-sub', grantee: { kind: 'user', uid: viewer.uid }, permission: 'View' },
+    ]);
+    const reader = as(t, 'vault-viewer');
+    expect((await reader.get('/api/folders/vault')).status).toBe(403);
+    const hits = (await reader.get('/api/search?query=peek').expect(200)).body;
+    expect(hits).toHaveLength(1);
+    expect(hits[0]).toMatchObject({ uid: 'peek', folderUid: 'vault' });
+    expect(hits[0]).not.toHaveProperty('folderTitle');
+    expect(hits[0]).not.toHaveProperty('folderUrl');
+    expect(hits[0]).not.toHaveProperty('folderId');
+    const sub = (await reader.get('/api/search?query=open%20sub').expect(200)).body;
+    expect(sub.map((h: { uid: string }) => h.uid)).toEqual(['open-sub']);
+    expect(JSON.stringify([hits, sub])).not.toMatch(/secrets/i);
+    // The dashboard's own meta shows the folder the same way.
+    const meta = (await reader.get('/api/dashboards/uid/peek').expect(200)).body.meta;
+    expect(meta).toMatchObject({ folderUid: 'vault', folderTitle: '', folderId: 0 });
+    expect(JSON.stringify(meta)).not.toMatch(/secrets/i);
+    // Who may read the folder sees it.
+    const admin = (await search('?query=peek'))[0] as unknown as Record<string, unknown>;
+    expect(admin).toMatchObject({ folderUid: 'vault', folderTitle: 'Vault of secrets', folderUrl: '/dashboards/f/vault/vault-of-secrets' });
+  });
+
   it('with permission=Edit keeps what the caller may edit', async () => {
     await member(t, 'search-editor', { 1: 'Editor' });
     const editor = as(t, 'search-editor');
