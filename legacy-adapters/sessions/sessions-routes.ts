@@ -43,7 +43,13 @@ export function loginRouter(opts: LoginRouterOptions): Router {
     if (!user) throw new StatusError(401, 'Unauthorized', INVALID_LOGIN);
     // `::ffff:192.0.2.1` (IPv4 on a dual-stack socket) is shown as the client's IPv4 address.
     const { token } = await opts.sessions.create(user.id, normaliseIp(req.ip ?? ''), req.get('user-agent'), { identity: `user:${user.uid}` });
-    res.cookie(opts.cookieName, token, { ...cookie, maxAge: opts.maxAgeMs });
+    try {
+      res.cookie(opts.cookieName, token, { ...cookie, maxAge: opts.maxAgeMs });
+    } catch (err) {
+      // A session no client holds would only clutter the user's list until it expires.
+      await opts.sessions.end(token);
+      throw err;
+    }
     res.json({ message: 'Logged in', redirectUrl: opts.redirectUrl });
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { duration, MAX_SESSION_DURATION_MS } from './duration';
 
 /*
  * The schema of the one configuration object. Every raw value (file, environment, flag) arrives as a
@@ -30,6 +31,13 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T, def: T
 
 const str = (def: string) => z.string().default(def);
 
+/**
+ * The longest a Node timer (and PostgreSQL's lock_timeout) can wait, 2^31-1 ms: a longer setTimeout fires at once,
+ * so a larger value would silently mean "immediately".
+ */
+const MAX_TIMER_MS = 2_147_483_647;
+const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+
 /** '' or an absolute URL with one of the given schemes. */
 function url(schemes: string[]) {
   return z
@@ -50,7 +58,7 @@ const serverSchema = z.object({
   cert_key: str('').describe('TLS private key (PEM) for https; reloaded with cert_file on SIGHUP or change'),
   min_tls_version: oneOf(['TLS1.2', 'TLS1.3'], 'TLS1.2').describe('oldest TLS version https accepts'),
   max_request_body_bytes: int(10485760, 1),
-  shutdown_timeout_seconds: int(30, 0).describe('grace period for in-flight requests on SIGTERM'),
+  shutdown_timeout_seconds: int(30, 0, MAX_TIMER_SECONDS).describe('grace period for in-flight requests on SIGTERM'),
   edition: oneOf(['oss', 'enterprise', 'cloud'], 'oss').describe('cloud: bearer tokens only, org 1 is namespace stacks-<stack_id>; enterprise: custom roles'),
   stack_id: z
     .string()
@@ -63,13 +71,13 @@ const serverSchema = z.object({
 const databaseSchema = z.object({
   url: url(['postgres:', 'postgresql:']).describe("PostgreSQL URL; '' means embedded PGlite in paths.data"),
   max_open_conn: int(10, 1),
-  migration_lock_timeout_seconds: int(60, 1),
+  migration_lock_timeout_seconds: int(60, 1, MAX_TIMER_SECONDS),
 });
 
 const registrySchema = z.object({
   history_window_seconds: int(3600, 1).describe('continue tokens and watch resourceVersions older than this answer 410'),
-  compaction_interval_seconds: int(300, 1),
-  watch_poll_interval_ms: int(100, 1),
+  compaction_interval_seconds: int(300, 1, MAX_TIMER_SECONDS),
+  watch_poll_interval_ms: int(100, 1, MAX_TIMER_MS),
 });
 
 const securitySchema = z.object({
@@ -105,25 +113,10 @@ const dashboardsSchema = z.object({
 
 const usersSchema = z.object({ auto_assign_org_role: oneOf(['Viewer', 'Editor', 'Admin'], 'Viewer') });
 
-/** A duration as the anchor writes them (`30d`, `7d`, `10m`, `500ms`; a bare number is days), in milliseconds. */
-function duration(def: string) {
-  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-  return z
-    .string()
-    .trim()
-    .regex(/^\d+(ms|s|m|h|d|w)?$/, 'expected a duration such as 30d, 12h, 10m, 30s')
-    .transform((s) => {
-      const [, n, u] = /^(\d+)(ms|s|m|h|d|w)?$/.exec(s)!;
-      return Number(n) * unit[u ?? 'd']!;
-    })
-    .pipe(z.number().positive('expected a duration above zero'))
-    .prefault(def);
-}
-
 const authSchema = z.object({
   login_cookie_name: z.string().trim().regex(/^[A-Za-z0-9_-]+$/, 'expected a cookie name (letters, digits, _ and -)').default('svc_session'),
-  login_maximum_lifetime_duration: duration('30d').describe('a login session ends this long after sign-in (30d, 12h...; a bare number is days)'),
-  login_maximum_inactive_lifetime_duration: duration('7d').describe('a login session unused this long ends'),
+  login_maximum_lifetime_duration: duration('30d', MAX_SESSION_DURATION_MS).describe('a login session ends this long after sign-in (30d, 12h...; a bare number is days)'),
+  login_maximum_inactive_lifetime_duration: duration('7d', MAX_SESSION_DURATION_MS).describe('a login session unused this long ends'),
 });
 
 const authAnonymousSchema = z.object({
@@ -153,6 +146,9 @@ export type SectionName = keyof typeof sectionSchemas;
 
 /** Settings whose values `settingsView()` masks. `database.url` is masked only in its password part. */
 export const secretSettings: ReadonlySet<string> = new Set(['security.admin_password', 'security.secret_key']);
+
+/** Settings read as durations (`30d`) and held in milliseconds: `usage()` and `settingsView()` show them as written. */
+export const durationSettings: ReadonlySet<string> = new Set(['auth.login_maximum_lifetime_duration', 'auth.login_maximum_inactive_lifetime_duration']);
 
 /**
  * Raw strings keyed by section then key → the typed configuration. Missing sections and keys take defaults;

@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigError, configSchema, defaultConfig, envName, loadConfig, usage } from './index';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'svc-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function file(name: string, text: string): string {
   const p = path.join(dir, name);
   writeFileSync(p, text);
@@ -127,6 +128,14 @@ describe('environment names', () => {
     expect(text).toMatch(/--feature_toggles\.enable\s+SVC_FEATURE_TOGGLES_ENABLE\s+""/);
     expect(text).toMatch(/--log\.level\s+SVC_LOG_LEVEL\s+"info"\s+one of debug, info, warn, error/);
     expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(35);
+  });
+
+  it('usage() shows durations as written, so a default copied into a setting means the same', () => {
+    const text = usage();
+    expect(text).toMatch(/--auth\.login_maximum_lifetime_duration\s+SVC_AUTH_LOGIN_MAXIMUM_LIFETIME_DURATION\s+"30d"/);
+    expect(text).toMatch(/--auth\.login_maximum_inactive_lifetime_duration\s+SVC_AUTH_LOGIN_MAXIMUM_INACTIVE_LIFETIME_DURATION\s+"7d"/);
+    expect(text).not.toContain('2592000000');
+    expect(text).not.toContain('604800000');
   });
 });
 
@@ -264,5 +273,25 @@ describe('dotted sections and durations', () => {
     expect([ms('500ms'), ms('30s'), ms('10m'), ms('1h'), ms('2d'), ms('1w'), ms('3')]).toEqual([500, 30_000, 600_000, 3_600_000, 172_800_000, 604_800_000, 259_200_000]);
     expect(error(() => ms('soon'))).toMatch(/^invalid value "soon" for auth.login_maximum_lifetime_duration \(from --auth.login_maximum_lifetime_duration\): expected a duration/);
     expect(error(() => ms('0s'))).toMatch(/expected a duration above zero/);
+    expect(error(() => ms('0'))).toMatch(/expected a duration above zero/);
+    expect(error(() => ms('-1d'))).toMatch(/expected a duration such as/);
+  });
+
+  it('refuse a session lifetime longer than a cookie lives (400 days), such as a millisecond count read as days', () => {
+    const lifetime = (name: string, v: string) => loadConfig({ env: { [name]: v } }).auth;
+    expect(lifetime('SVC_AUTH_LOGIN_MAXIMUM_LIFETIME_DURATION', '400d').login_maximum_lifetime_duration).toBe(400 * 86_400_000);
+    expect(error(() => lifetime('SVC_AUTH_LOGIN_MAXIMUM_LIFETIME_DURATION', '2592000000'))).toBe(
+      'invalid value "2592000000" for auth.login_maximum_lifetime_duration (from SVC_AUTH_LOGIN_MAXIMUM_LIFETIME_DURATION): expected a duration of at most 400d',
+    );
+    expect(error(() => lifetime('SVC_AUTH_LOGIN_MAXIMUM_INACTIVE_LIFETIME_DURATION', '401d'))).toMatch(/inactive_lifetime_duration .*at most 400d$/);
+    expect(error(() => lifetime('SVC_AUTH_LOGIN_MAXIMUM_LIFETIME_DURATION', '99999999999999999999999w'))).toMatch(/at most 400d$/);
+  });
+
+  it('refuse timer settings a Node timer cannot wait (it would fire at once)', () => {
+    expect(loadConfig({ argv: ['--registry.compaction_interval_seconds=2147483'] }).registry.compaction_interval_seconds).toBe(2147483);
+    expect(error(() => loadConfig({ argv: ['--registry.compaction_interval_seconds=2147484'] }))).toMatch(/expected an integer <= 2147483$/);
+    expect(error(() => loadConfig({ argv: ['--server.shutdown_timeout_seconds=9999999999'] }))).toMatch(/server\.shutdown_timeout_seconds .*<= 2147483$/);
+    expect(error(() => loadConfig({ argv: ['--registry.watch_poll_interval_ms=2147483648'] }))).toMatch(/<= 2147483647$/);
+    expect(error(() => loadConfig({ argv: ['--database.migration_lock_timeout_seconds=2147484'] }))).toMatch(/<= 2147483$/);
   });
 });

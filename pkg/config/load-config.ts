@@ -99,7 +99,7 @@ export function usage(): string {
     const field = sectionSchemas[section].shape[key as never] as z.ZodType;
     const inner = field instanceof z.ZodDefault ? field.unwrap() : field;
     const notes = [inner instanceof z.ZodEnum ? `one of ${inner.options.join(', ')}` : '', field.description ?? ''];
-    const def = settingString((sectionSchemas[section].parse({}) as Record<string, unknown>)[key]);
+    const def = settingString(`${section}.${key}`, (sectionSchemas[section].parse({}) as Record<string, unknown>)[key]);
     return [`--${section}.${key}`, envName(section, key), JSON.stringify(def), notes.filter(Boolean).join('; ')];
   });
   const width = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c]!.length)));

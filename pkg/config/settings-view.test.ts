@@ -22,6 +22,11 @@ describe('settingsView', () => {
     expect(url('')).toBe('');
   });
 
+  it('shows durations as a config file holds them', () => {
+    expect(settingsView(loadConfig({})).auth).toEqual({ login_cookie_name: 'svc_session', login_maximum_lifetime_duration: '30d', login_maximum_inactive_lifetime_duration: '7d' });
+    expect(settingsView(loadConfig({ env: { SVC_AUTH_LOGIN_MAXIMUM_INACTIVE_LIFETIME_DURATION: '90m' } })).auth!.login_maximum_inactive_lifetime_duration).toBe('90m');
+  });
+
   it('keeps an empty secret empty', () => {
     expect(settingsView(loadConfig({ env: { SVC_SECURITY_SECRET_KEY: '' } })).security!.secret_key).toBe('');
   });

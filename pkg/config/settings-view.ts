@@ -1,10 +1,12 @@
-import { secretSettings, settingKeys, type Config } from './config-schema';
+import { durationSettings, secretSettings, settingKeys, type Config } from './config-schema';
+import { formatDuration } from './duration';
 
 /** What a secret shows as, the same as Grafana's `/api/admin/settings`. */
 export const REDACTED = '************';
 
-/** A setting's value as the string an INI file would hold: lists comma-joined. */
-export function settingString(value: unknown): string {
+/** A setting's value as the string an INI file would hold: lists comma-joined, durations as `30d`. */
+export function settingString(name: string, value: unknown): string {
+  if (durationSettings.has(name) && typeof value === 'number') return formatDuration(value);
   return Array.isArray(value) ? value.join(',') : String(value);
 }
 
@@ -20,7 +22,7 @@ export function settingString(value: unknown): string {
 export function settingsView(config: Config): Record<string, Record<string, string>> {
   const view: Record<string, Record<string, string>> = {};
   for (const [section, key] of settingKeys()) {
-    const value = settingString((config[section] as Record<string, unknown>)[key]);
+    const value = settingString(`${section}.${key}`, (config[section] as Record<string, unknown>)[key]);
     (view[section] ??= {})[key] =
       value === '' ? '' : secretSettings.has(`${section}.${key}`) ? REDACTED : section === 'database' && key === 'url' ? redactUrl(value) : value;
   }

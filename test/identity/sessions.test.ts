@@ -2,8 +2,11 @@ import type { Response } from 'supertest';
 import { authTokenKind } from '../../apis';
 import { IDENTITY_NAMESPACE, SYSTEM } from '../../pkg/auth/identity-directory';
 import { sessionName } from '../../pkg/auth/sessions';
+import { silentLogger } from '../../pkg/log';
+import { createApp } from '../../pkg/server/app';
 import { FOLDERS, RFC3339 } from '../support/paths';
-import { startTestApp, type TestApp } from '../support/app';
+import { ADMIN, startTestApp, type TestApp } from '../support/app';
+import supertest from 'supertest';
 
 /**
  * Login sessions of a frontend (POST /login, GET /logout, the svc_session cookie) and the auth-token endpoints of
@@ -75,6 +78,19 @@ describe('POST /login', () => {
     expect(stored.spec).toMatchObject({ clientIp: expect.any(String), userAgent: CHROME_MAC });
     const everything = JSON.stringify(await t.users!.registry.list(ctx, authTokenKind, {}));
     expect(everything).not.toContain(secret);
+  });
+
+  it('leaves no session behind when its cookie cannot be set', async () => {
+    // The configuration loader refuses such a lifetime (exit 2); a config made another way must not leak sessions.
+    const config = { ...t.config, auth: { ...t.config.auth, login_maximum_lifetime_duration: 1e20 } };
+    const { app } = createApp({ config, storage: t.storage, registry: t.registry, log: silentLogger, build: { version: 'test', commit: 'test' } });
+    const id = await createUser('no-cookie');
+    const res = await supertest(app).post('/login').send({ user: 'no-cookie', password: 'password1' });
+    expect(res.status).toBe(500);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    const sessions = await t.anonymous.get(`/api/admin/users/${id}/auth-tokens`).auth(ADMIN.user, ADMIN.password);
+    expect(sessions.status).toBe(200);
+    expect(sessions.body).toEqual([]);
   });
 
   it('accepts an email as the user, and refuses a wrong password, an unknown user and bad bodies', async () => {

@@ -50,6 +50,16 @@ test('--help lists the settings with their environment names', async () => {
   const child = runMain(['--help']);
   expect(await exited(child)).toBe(0);
   expect(child.output()).toContain('SVC_DATABASE_URL');
+  expect(child.output()).toMatch(/--auth\.login_maximum_lifetime_duration\s+SVC_AUTH_LOGIN_MAXIMUM_LIFETIME_DURATION\s+"30d"/);
+  expect(child.output()).toMatch(/--auth\.login_maximum_inactive_lifetime_duration\s+SVC_AUTH_LOGIN_MAXIMUM_INACTIVE_LIFETIME_DURATION\s+"7d"/);
+});
+
+test('a session lifetime no cookie can hold stops the start (exit 2) instead of failing every login', async () => {
+  const child = runMain(['--auth.login_maximum_lifetime_duration=2592000000']);
+  expect(await exited(child)).toBe(2);
+  expect(child.output().trim()).toBe(
+    'dashboard-apiserver: invalid value "2592000000" for auth.login_maximum_lifetime_duration (from --auth.login_maximum_lifetime_duration): expected a duration of at most 400d',
+  );
 });
 
 test('with no database configured it serves on the embedded database in the data folder, keeps data, and stops cleanly on SIGTERM', async () => {
