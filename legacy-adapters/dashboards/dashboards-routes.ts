@@ -156,8 +156,10 @@ export function legacyDashboardsRouter(deps: LegacyDashboardsDeps): Router {
     await authorize(req, ['dashboards:write'], req.params.uid);
     const ctx = requestContext(req);
     const dashboard = await get(ctx, req.params.uid);
-    const version = positiveInt(req.params.version);
-    if (version === undefined) throw versionNotFound(0, legacyIdOf(dashboard));
+    // A number that names no version is 404 (0 included, as the anchor); a version that is no number at all is 400.
+    if (!/^\d{1,15}$/.test(req.params.version)) throw StatusError.badRequest('version is invalid');
+    const version = Number(req.params.version);
+    if (version === 0) throw versionNotFound(0, legacyIdOf(dashboard));
     const found = await legacy(() => registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version));
     if (!found) throw versionNotFound(version, legacyIdOf(dashboard));
     res.json(toVersionMeta(found.object, await loginsOf(users), true));

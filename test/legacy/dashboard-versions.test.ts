@@ -94,6 +94,12 @@ test('reads one version with its data; unknown ones are 404', async () => {
 
   const missing = await t.as.get('/api/dashboards/uid/one/versions/7');
   expect([missing.status, missing.body]).toEqual([404, { message: `Dashboard version 7 not found for dashboardId ${id}` }]);
+  const zero = await t.as.get('/api/dashboards/uid/one/versions/0');
+  expect([zero.status, zero.body]).toEqual([404, { message: `Dashboard version 0 not found for dashboardId ${id}` }]);
+  for (const bad of ['abc', '-1', '1.5', '1e3', '99999999999999999999']) {
+    const res = await t.as.get(`/api/dashboards/uid/one/versions/${bad}`);
+    expect([bad, res.status, res.body]).toEqual([bad, 400, { message: 'version is invalid' }]);
+  }
   const gone = await t.as.get('/api/dashboards/uid/nope/versions/1');
   expect([gone.status, gone.body]).toEqual([404, { message: 'Dashboard not found' }]);
 });
