@@ -20,15 +20,19 @@ export const isAnonymous = (user: Identity) => subjectKindOf(user.identity) === 
 /** Callers whose one org and role come from authentication, not from memberships. */
 const hasOneOrg = (user: Identity) => isServiceAccount(user) || isAnonymous(user);
 
-/** A positive org id from `X-Svc-Org-Id`, or undefined when the header is absent or blank; NaN when malformed. */
+/**
+ * A positive org id from `X-Svc-Org-Id`, or undefined when the header is absent or blank. A header that is no org
+ * id at all is 400: it names no organization the caller could be refused.
+ */
 function headerOrgId(header: string | undefined): number | undefined {
   if (header === undefined || header.trim() === '') return undefined;
-  return /^[1-9][0-9]{0,9}$/.test(header.trim()) ? Number(header.trim()) : NaN;
+  if (!/^[1-9][0-9]{0,9}$/.test(header.trim())) throw StatusError.badRequest('invalid X-Svc-Org-Id header: expected an organization id');
+  return Number(header.trim());
 }
 
 /**
  * Legacy API (`/api`): the organization a request acts in. `X-Svc-Org-Id` selects one the caller must be a member
- * of (else 403 "Permission denied"); without it, the user's current org, or, when the user was removed from that
+ * of (else 403 "Permission denied"; a header that is no org id, 400); without it, the user's current org, or, when the user was removed from that
  * one, the first org it still belongs to. Server admins are not members of every org (as in the anchor); the
  * admin endpoints do not depend on the org. A service account or an anonymous visitor has its one org and role from
  * authentication; the header may only name that org.
@@ -39,7 +43,7 @@ export function selectLegacyOrg(users: IdentityDirectory): RequestHandler {
     const wanted = headerOrgId(req.get('x-svc-org-id'));
     if (hasOneOrg(user)) return next(wanted === undefined || wanted === user.orgId ? undefined : permissionDeniedError());
     if (wanted !== undefined) {
-      const role = Number.isNaN(wanted) ? undefined : await users.roleOf(wanted, user.userId);
+      const role = await users.roleOf(wanted, user.userId);
       if (!role) return next(permissionDeniedError());
       user.orgId = wanted;
       user.orgRole = role;

@@ -140,6 +140,11 @@ describe('organizations', () => {
     const denied = await as('outsider').get('/api/user').set('X-Svc-Org-Id', String(orgId));
     expect(denied.status).toBe(403);
     expect(denied.body).toEqual({ message: 'Permission denied' });
+    // A header that names no organization at all is the client's mistake, not a refusal.
+    for (const bad of ['abc', '0', '-1', '1.5', '12345678901']) {
+      const res = await t.as.get('/api/user').set('X-Svc-Org-Id', bad);
+      expect([bad, res.status, res.body]).toEqual([bad, 400, { message: 'invalid X-Svc-Org-Id header: expected an organization id' }]);
+    }
     const notValid = await as('outsider').post(`/api/user/using/${orgId}`);
     expect(notValid.status).toBe(401);
     expect(notValid.body).toEqual({ message: 'Not a valid organization' });
