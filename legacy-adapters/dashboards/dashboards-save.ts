@@ -65,7 +65,7 @@ export interface SaveOptions {
 
 /**
  * `POST /api/dashboards/db` (spec §4.4) as registry calls: `id` names the dashboard to update, else `uid` the one
- * to create (taken over when `overwrite`), else a new uid is generated. An update without `overwrite` must be made
+ * to create (updated when it exists and `overwrite`), else a new uid is generated. An update without `overwrite` must be made
  * on the stored version: the check runs inside the registry's read-modify-write, so no write slips in between.
  *
  * @example await saveDashboard(registry, ctx, parseSaveCommand(req.body), { minRefreshInterval: '5s' })
@@ -81,11 +81,37 @@ export async function saveDashboard(registry: Registry, ctx: RequestContext, cmd
       });
     if (cmd.id !== undefined) return update(await targetById(registry, ctx, { ...cmd, id: cmd.id }), !cmd.overwrite);
     if (!cmd.uid) return registry.create(ctx, dashboardKind, toNewDashboard(model, { generatePrefix: generatePrefix() }, annotations));
+    // Read first: saving over an existing dashboard is an update, which needs write on it and not create in its
+    // folder (the anchor's order: an existing uid without overwrite is name-exists, whatever the caller may create).
+    if (await exists(registry, ctx, cmd.uid)) {
+      if (!cmd.overwrite) throw nameExists();
+      const updated = await update(cmd.uid, false).catch(notFoundAsUndefined);
+      if (updated) return updated;
+      // Deleted since it was read: the overwrite creates it.
+    }
     try {
       return await registry.create(ctx, dashboardKind, toNewDashboard(model, { uid: cmd.uid }, annotations));
     } catch (err) {
+      // Created since it was read: the overwrite updates it.
       if (!(err instanceof StatusError && err.reason === 'AlreadyExists' && cmd.overwrite)) throw err;
     }
     return update(cmd.uid, false);
   });
+}
+
+function notFoundAsUndefined(err: unknown): undefined {
+  if (err instanceof StatusError && err.code === 404) return undefined;
+  throw err;
+}
+
+/** Whether the dashboard exists: one the caller may not read exists too (its update is then refused, 403). */
+async function exists(registry: Registry, ctx: RequestContext, name: string): Promise<boolean> {
+  try {
+    await registry.get(ctx, dashboardKind, name);
+    return true;
+  } catch (err) {
+    if (err instanceof StatusError && err.code === 403) return true;
+    if (err instanceof StatusError && err.code === 404) return false;
+    throw err;
+  }
 }

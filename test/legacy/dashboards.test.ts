@@ -212,6 +212,35 @@ describe('GET and DELETE /api/dashboards/uid/:uid', () => {
     expect((await t.as.get('/api/dashboards/uid/guarded')).body.dashboard).toMatchObject({ title: 'Guarded', version: 1 });
   });
 
+  it('an overwrite of an existing uid is an update: an Editor with Edit on the dashboard needs no create in its folder', async () => {
+    const eddie = await t.users!.createUser(SYSTEM, { login: 'eddie', password: 'password1' });
+    await t.users!.setRole(SYSTEM, 1, eddie.id, 'Editor');
+    await t.as.post('/api/folders').send({ uid: 'view-only', title: 'View only' });
+    // Editors may only view in this folder, so may create nothing in it; eddie may edit the one dashboard.
+    expect((await t.as.post('/api/folders/view-only/permissions').send({ items: [{ role: 'Editor', permission: 1 }] })).status).toBe(200);
+    await save({ dashboard: { uid: 'eddies', title: 'Eddie\'s' }, folderUid: 'view-only' });
+    await save({ dashboard: { uid: 'not-eddies', title: 'Not Eddie\'s' }, folderUid: 'view-only' });
+    expect((await t.as.post('/api/dashboards/uid/eddies/permissions').send({ items: [{ userId: eddie.id, permission: 2 }] })).status).toBe(200);
+    const asEddie = (body: object) => t.anonymous.post('/api/dashboards/db').auth('eddie', 'password1').send(body);
+
+    const over = await asEddie({ dashboard: { uid: 'eddies', title: 'Edited by Eddie' }, folderUid: 'view-only', overwrite: true });
+    expect([over.status, over.body]).toEqual([200, expect.objectContaining({ uid: 'eddies', version: 2, folderUid: 'view-only' })]);
+    expect((await t.as.get('/api/dashboards/uid/eddies')).body.dashboard.title).toBe('Edited by Eddie');
+
+    const exists = await asEddie({ dashboard: { uid: 'eddies', title: 'Again' }, folderUid: 'view-only' });
+    expect([exists.status, exists.body]).toEqual([412, { status: 'name-exists', message: 'A dashboard with the same uid already exists' }]);
+    const viewOnly = await asEddie({ dashboard: { uid: 'not-eddies', title: 'Taken' }, folderUid: 'view-only', overwrite: true });
+    expect([viewOnly.status, viewOnly.body.message]).toEqual([403, expect.stringContaining('Permissions needed: dashboards:write')]);
+    const create = await asEddie({ dashboard: { uid: 'eddies-new', title: 'New' }, folderUid: 'view-only', overwrite: true });
+    expect([create.status, create.body.message]).toEqual([403, expect.stringContaining('Permissions needed: dashboards:create')]);
+    expect((await t.as.get('/api/dashboards/uid/not-eddies')).body.dashboard).toMatchObject({ title: 'Not Eddie\'s', version: 1 });
+
+    // At the root, where Editors may create, an overwrite by uid is the same update.
+    await save({ dashboard: { uid: 'root-shared', title: 'Shared' } });
+    const root = await asEddie({ dashboard: { uid: 'root-shared', title: 'Shared, edited' }, overwrite: true });
+    expect([root.status, root.body]).toEqual([200, expect.objectContaining({ uid: 'root-shared', version: 2, folderUid: '' })]);
+  });
+
   it('answers 404 "Dashboard not found"', async () => {
     for (const res of [await t.as.get('/api/dashboards/uid/missing'), await t.as.delete('/api/dashboards/uid/missing')]) {
       expect([res.status, res.body]).toEqual([404, { message: 'Dashboard not found' }]);
