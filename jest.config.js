@@ -10,5 +10,7 @@ module.exports = {
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: '<rootDir>/tsconfig.jest.json' }] },
   globalSetup: '<rootDir>/test/support/global-setup.js',
+  // Jest's cache would otherwise live in the temporary folder (jest_<uid>), which a test run leaves as it found it.
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest',
   testTimeout: 30000,
 };

@@ -55,7 +55,8 @@ function run(cmd, cmdArgs, env) {
     console.log(`\n=== jest on ${backend === 'postgres' ? `PostgreSQL (${adminUrl})` : 'the embedded database (PGlite)'} ===`);
     // The embedded pass reruns what depends on the backend; the unit and storage suites ran in the first pass.
     const only = backend === 'embedded' && backends.length > 1 && !args.length ? ['test/apis', 'test/conformance', 'test/server', 'test/identity', 'test/access', 'test/legacy'] : [];
-    const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-jest-')), 'report.json');
+    const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-jest-'));
+    const report = path.join(reportDir, 'report.json');
     const status = run(process.execPath, [jest, '--ci', '--json', `--outputFile=${report}`, ...only, ...args], { SVC_TEST_BACKEND: backend, NODE_OPTIONS: nodeOptions });
     try {
       const r = JSON.parse(fs.readFileSync(report, 'utf8'));
@@ -64,6 +65,9 @@ function run(cmd, cmdArgs, env) {
       totals.skipped += r.numPendingTests + r.numTodoTests;
     } catch {
       totals.failed += 1;
+    } finally {
+      // A test run leaves nothing behind in the temporary folder.
+      fs.rmSync(reportDir, { recursive: true, force: true });
     }
     if (status !== 0) {
       console.log(`\ntests: ${totals.passed} passed, ${Math.max(totals.failed, 1)} failed, ${totals.skipped} skipped`);
