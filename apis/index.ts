@@ -2,6 +2,7 @@ import { anyKind, type KindRegistration } from '../pkg/meta';
 import { authTokenKind } from './iam.svc.app/v0alpha1/authtoken';
 import { dashboardKind } from './dashboard.svc.app/v1beta1/dashboard';
 import { folderKind } from './folder.svc.app/v1beta1/folder';
+import { lastSeenKind } from './iam.svc.app/v0alpha1/lastseen';
 import { loginAttemptKind } from './iam.svc.app/v0alpha1/loginattempt';
 import { orgKind } from './iam.svc.app/v0alpha1/org';
 import { orgMemberKind } from './iam.svc.app/v0alpha1/orgmember';
@@ -20,6 +21,7 @@ export {
   authTokenKind,
   dashboardKind,
   folderKind,
+  lastSeenKind,
   loginAttemptKind,
   orgKind,
   orgMemberKind,
@@ -40,7 +42,7 @@ export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKi
 
 /**
  * The identity kinds (users, organizations, memberships, teams, custom roles, service accounts and their tokens,
- * managed permissions, login sessions and failed logins, preferences): stored by their own registry whatever the feature toggles
+ * managed permissions, login sessions and failed logins, last activity, preferences): stored by their own registry whatever the feature toggles
  * say, and not (yet) served under /apis — the legacy /api endpoints are their clients.
  */
 export const identityKinds: readonly KindRegistration[] = [
@@ -56,5 +58,6 @@ export const identityKinds: readonly KindRegistration[] = [
   anyKind(resourcePermissionKind),
   anyKind(authTokenKind),
   anyKind(loginAttemptKind),
+  anyKind(lastSeenKind),
   anyKind(preferencesKind),
 ];

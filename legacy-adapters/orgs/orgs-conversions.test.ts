@@ -17,6 +17,12 @@ describe('orgs conversions', () => {
     expect(fromOrgUserDTO(dto)).toEqual({ orgId: 4, userId: 3, role: 'Admin' });
   });
 
+  it('shows the member\'s last activity as the anchor: whole seconds and an age, ten years before creation when never active', () => {
+    const now = Date.parse('2026-01-02T03:10:05Z');
+    expect(toOrgUserDTO(4, user, 'Viewer', undefined, now)).toMatchObject({ lastSeenAt: '2016-01-02T03:04:05Z', lastSeenAtAge: '10 years' });
+    expect(toOrgUserDTO(4, user, 'Viewer', '2026-01-02T03:05:04.900Z', now)).toMatchObject({ lastSeenAt: '2026-01-02T03:05:04Z', lastSeenAtAge: '5 minutes' });
+  });
+
   it('accepts only the four org roles', () => {
     expect(parseRole('Editor')).toBe('Editor');
     expect(parseRole('None')).toBe('None');

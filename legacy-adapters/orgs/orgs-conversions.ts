@@ -1,6 +1,6 @@
 import type { StoredOrg, StoredUser } from '../../pkg/auth/identity-directory';
 import type { OrgRole } from '../../pkg/auth/permissions';
-import { avatarUrl } from '../users/users-conversions';
+import { avatarUrl, lastSeenOf } from '../users/users-conversions';
 
 /** `GET /api/orgs`: OrgDTO. */
 export interface OrgDTO {
@@ -34,8 +34,8 @@ export function fromOrgDTO(dto: OrgDTO): StoredOrg {
   return { id: dto.id, name: dto.name };
 }
 
-/** The member as the anchor lists it; last-seen is not tracked yet, so it reads as never (the anchor's zero time). */
-export function toOrgUserDTO(orgId: number, user: StoredUser, role: OrgRole): OrgUserDTO {
+/** The member as the anchor lists it; `lastSeenAt` is the user's latest activity, when it has been active. */
+export function toOrgUserDTO(orgId: number, user: StoredUser, role: OrgRole, lastSeenAt?: string, now = Date.now()): OrgUserDTO {
   return {
     orgId,
     userId: user.id,
@@ -46,8 +46,7 @@ export function toOrgUserDTO(orgId: number, user: StoredUser, role: OrgRole): Or
     role,
     avatarUrl: avatarUrl(user.email),
     isDisabled: user.isDisabled,
-    lastSeenAt: '0001-01-01T00:00:00Z',
-    lastSeenAtAge: '',
+    ...lastSeenOf(user, lastSeenAt, now),
     authLabels: [],
   };
 }

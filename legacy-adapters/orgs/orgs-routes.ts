@@ -1,5 +1,6 @@
 import { type Request, Router } from 'express';
 import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
+import type { LastSeenTracker } from '../../pkg/auth/last-seen';
 import { permissionDeniedError } from '../../pkg/auth/org-access';
 import { StatusError } from '../../pkg/errors';
 import { idParam } from '../users/users-routes';
@@ -28,7 +29,7 @@ export function requireOrgAdmin(req: Request): void {
  * Organizations and the current org's members, as clients of the identity kinds. Creating organizations is for
  * server admins (the anchor's default, `users.allow_org_create = false`); the creator becomes the org's Admin.
  */
-export function legacyOrgsRouter(users: IdentityDirectory): Router {
+export function legacyOrgsRouter(users: IdentityDirectory, lastSeen?: LastSeenTracker): Router {
   const router = Router();
   const by = (req: Request) => ({ identity: req.user!.identity });
 
@@ -50,9 +51,11 @@ export function legacyOrgsRouter(users: IdentityDirectory): Router {
     requireOrgAdmin(req);
     const orgId = req.user!.orgId;
     const out: OrgUserDTO[] = [];
+    const seen = (await lastSeen?.all()) ?? new Map<string, string>();
+    const now = Date.now();
     for (const m of await users.membersOf(orgId)) {
       const user = await users.userById(m.userId);
-      if (user) out.push(toOrgUserDTO(orgId, user, m.role));
+      if (user) out.push(toOrgUserDTO(orgId, user, m.role, seen.get(user.uid), now));
     }
     res.json(out);
   });

@@ -3,6 +3,7 @@ import type { PasswordCheck } from '../../pkg/auth/basic-auth';
 import { cookieOf } from '../../pkg/auth/cookies';
 import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
 import { normaliseIp } from '../../pkg/auth/login-throttle';
+import type { LastSeenTracker } from '../../pkg/auth/last-seen';
 import type { SessionStore } from '../../pkg/auth/sessions';
 import { StatusError } from '../../pkg/errors';
 import { idParam, requireServerAdmin, requireUser } from '../users/users-routes';
@@ -19,6 +20,8 @@ export interface LoginRouterOptions {
   secure: boolean;
   /** Where a signed-in browser goes: the path of `server.root_url`. */
   redirectUrl: string;
+  /** A sign-in is activity: the user's `lastSeenAt` moves. */
+  lastSeen?: LastSeenTracker;
 }
 
 const INVALID_LOGIN = 'Invalid username or password';
@@ -50,6 +53,7 @@ export function loginRouter(opts: LoginRouterOptions): Router {
       await opts.sessions.end(token);
       throw err;
     }
+    await opts.lastSeen?.seen(user.uid);
     res.json({ message: 'Logged in', redirectUrl: opts.redirectUrl });
   });
 

@@ -160,9 +160,19 @@ export function neverSeen(created: string): string {
   return `${d.toISOString().slice(0, 19)}Z`;
 }
 
-/** A user as a search hit; `lastSeenAt` is its latest session activity, when it has signed in. */
-export function toUserSearchHitDTO(user: StoredUser, lastSeenAt: string | undefined, now = Date.now()): UserSearchHitDTO {
+/**
+ * A user's `lastSeenAt` and `lastSeenAtAge` as the anchor shows them (seconds, and {@link neverSeen} for a user never
+ * active), from its recorded activity.
+ *
+ * @example lastSeenOf(user, undefined, now) // { lastSeenAt: '2016-01-02T03:04:05Z', lastSeenAtAge: '10 years' }
+ */
+export function lastSeenOf(user: StoredUser, lastSeenAt: string | undefined, now = Date.now()): { lastSeenAt: string; lastSeenAtAge: string } {
   const seen = lastSeenAt ? `${new Date(lastSeenAt).toISOString().slice(0, 19)}Z` : neverSeen(user.created);
+  return { lastSeenAt: seen, lastSeenAtAge: ageString(seen, now) };
+}
+
+/** A user as a search hit; `lastSeenAt` is its latest activity, when it has been active. */
+export function toUserSearchHitDTO(user: StoredUser, lastSeenAt: string | undefined, now = Date.now()): UserSearchHitDTO {
   return {
     id: user.id,
     uid: user.uid,
@@ -172,8 +182,7 @@ export function toUserSearchHitDTO(user: StoredUser, lastSeenAt: string | undefi
     avatarUrl: avatarUrl(user.email),
     isAdmin: user.isSvcAdmin,
     isDisabled: user.isDisabled,
-    lastSeenAt: seen,
-    lastSeenAtAge: ageString(seen, now),
+    ...lastSeenOf(user, lastSeenAt, now),
     authLabels: [],
   };
 }

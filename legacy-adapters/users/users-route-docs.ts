@@ -10,7 +10,7 @@ const hit = z.object({
   avatarUrl: z.string(),
   isAdmin: z.boolean().describe('server administrator'),
   isDisabled: z.boolean(),
-  lastSeenAt: z.string().describe('latest session activity; never signed in: ten years before creation'),
+  lastSeenAt: z.string().describe('latest activity (any request or sign-in, recorded at most once a minute); never active: ten years before creation'),
   lastSeenAtAge: z.string().describe('"10 years", "5 minutes", "< 1 minute"...'),
   authLabels: z.array(z.string()),
 });

@@ -1,6 +1,7 @@
 import { type Request, Router } from 'express';
 import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
 import { isAnonymous, isServiceAccount, permissionDeniedError } from '../../pkg/auth/org-access';
+import type { LastSeenTracker } from '../../pkg/auth/last-seen';
 import type { SessionStore } from '../../pkg/auth/sessions';
 import { StatusError } from '../../pkg/errors';
 import {
@@ -44,17 +45,17 @@ export function object(body: unknown): Record<string, unknown> {
  * The signed-in user's endpoints and the server-admin user endpoints of spec §4.11, as clients of the identity
  * kinds: bind the legacy body, write as the caller, convert back. Passwords are hashed at once and never returned.
  */
-export function legacyUsersRouter(users: IdentityDirectory, sessions?: SessionStore): Router {
+export function legacyUsersRouter(users: IdentityDirectory, sessions?: SessionStore, lastSeen?: LastSeenTracker): Router {
   const router = Router();
 
-  /** The users a search finds, as hits; their last activity is their latest session's. */
+  /** The users a search finds, as hits, with their last activity. */
   async function search(req: Request) {
     requireServerAdmin(req);
     const q = fromUserSearchQuery(req.query as Record<string, unknown>);
     const found = searchUsers(await users.listUsers(), q);
-    const lastSeen = (await sessions?.lastSeenByUser()) ?? new Map<number, string>();
+    const seen = (await lastSeen?.all()) ?? new Map<string, string>();
     const now = Date.now();
-    return { q, totalCount: found.totalCount, hits: found.users.map((u) => toUserSearchHitDTO(u, lastSeen.get(u.id), now)) };
+    return { q, totalCount: found.totalCount, hits: found.users.map((u) => toUserSearchHitDTO(u, seen.get(u.uid), now)) };
   }
 
   router.get('/api/users/search', async (req, res) => {

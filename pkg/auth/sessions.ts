@@ -119,17 +119,6 @@ export class SessionStore {
     return (await this.objectsOf(userId)).map(toRecord).filter((r) => !this.expired(r, now)).sort((a, b) => a.id - b.id);
   }
 
-  /** Each user's latest session activity (`seenAt`), for user listings. */
-  async lastSeenByUser(): Promise<Map<number, string>> {
-    const out = new Map<number, string>();
-    for (const obj of (await this.registry.list(this.ctx(), authTokenKind, {})).items) {
-      const r = toRecord(obj);
-      const prev = out.get(r.userId);
-      if (!prev || Date.parse(r.seenAt) > Date.parse(prev)) out.set(r.userId, r.seenAt);
-    }
-    return out;
-  }
-
   /** Ends one of the user's sessions by its id; false when the user has no such session. */
   async revoke(by: Requester, userId: number, id: number): Promise<boolean> {
     const obj = (await this.objectsOf(userId)).find((o) => toRecord(o).id === id);

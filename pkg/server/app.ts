@@ -6,6 +6,7 @@ import { basicStrategy, passwordCheck } from '../auth/basic-auth';
 import { bearerStrategy } from '../auth/bearer-auth';
 import { bootstrapIdentity } from '../auth/identity-bootstrap';
 import { IdentityDirectory } from '../auth/identity-directory';
+import { LastSeenTracker } from '../auth/last-seen';
 import { TeamDirectory } from '../auth/team-directory';
 import { PreferencesDirectory } from '../preferences/preferences-directory';
 import { AccessControl, attachAccess } from '../auth/access-control';
@@ -105,7 +106,9 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   if (!cloud && anonymous.enabled) {
     strategies.anonymous = anonymousStrategy({ users, orgName: anonymous.org_name, orgRole: anonymous.org_role, cookieName, ready: identityReady });
   }
-  app.use(['/apis', '/api', '/openapi'], authenticate(strategies));
+  // Users' activity (lastSeenAt), written in the background at most once a minute per user.
+  const lastSeen = new LastSeenTracker(users.registry, { onError: (err) => deps.log.warn('could not record a user\'s activity', { error: err instanceof Error ? err.message : String(err) }) });
+  app.use(['/apis', '/api', '/openapi'], authenticate(strategies), lastSeen.middleware());
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users, deps.registry.kinds));
   const permissions = new StoredPermissions(users.registry);
@@ -126,7 +129,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
     app.use(
       loginRouter({
         sessions, check, cookieName, maxAgeMs: auth.login_maximum_lifetime_duration, secure: deps.config.server.protocol === 'https',
-        redirectUrl: new URL(deps.config.server.root_url).pathname,
+        redirectUrl: new URL(deps.config.server.root_url).pathname, lastSeen,
       }),
     );
   }
@@ -135,9 +138,9 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(discoveryRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha }));
   app.use(apisOpenApiRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha, build: deps.build }));
   app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? storedOrgs(users), subresources, watchHub, log: deps.log }));
-  app.use(legacyUsersRouter(users, sessions));
+  app.use(legacyUsersRouter(users, sessions, lastSeen));
   app.use(authTokensRouter(users, sessions));
-  app.use(legacyOrgsRouter(users));
+  app.use(legacyOrgsRouter(users, lastSeen));
   app.use(legacyTeamsRouter(users, teams));
   app.use(legacyServiceAccountsRouter(accounts));
   app.use(legacyDashboardsRouter({ registry: deps.registry, users, preferences, minRefreshInterval: deps.config.dashboards.min_refresh_interval }));

@@ -7,8 +7,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+// Without the members' last activity: the admin's own requests move it, bad input or not.
 const state = async () => ({
-  users: (await t.as.get('/api/org/users')).body,
+  users: (await t.as.get('/api/org/users')).body.map(({ lastSeenAt: _at, lastSeenAtAge: _age, ...member }: Record<string, unknown>) => member),
   orgs: (await t.as.get('/api/orgs')).body,
 });
 
