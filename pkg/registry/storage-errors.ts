@@ -2,8 +2,16 @@ import { StatusError } from '../errors';
 import type { KindRegistration } from '../meta';
 import { StorageError } from '../../storage';
 
-/** Connection-level failures of pg (and Node's socket errors): the database, not the request, is at fault. */
-const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006']);
+/**
+ * Failures that put the database, not the request, at fault, by SQLSTATE or Node's socket error code: PostgreSQL
+ * shut down, crashed, starting or recovering (57P01-57P03), the database dropped under a connection (57P04) or
+ * missing (3D000, dropped or not yet restored), too many connections (53300), any connection exception (class 08),
+ * and a socket that cannot reach the server.
+ */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57P04', '3D000', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+
+/** pg's, pg-pool's and kysely's own errors for a lost, unreachable or closed connection, which carry no code. */
+const UNAVAILABLE_MESSAGES = /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Cannot use a pool after calling end|driver has already been destroyed|Client has encountered a connection error/;
 
 /** The one place storage errors become API errors. */
 export function toStatusError(err: unknown, kind: KindRegistration, name: string): unknown {
@@ -23,11 +31,17 @@ export function toStatusError(err: unknown, kind: KindRegistration, name: string
   return databaseUnavailable(err) ?? err;
 }
 
+/**
+ * A 503 for an error that says the database is away (see UNAVAILABLE_CODES), whatever the backend and wherever it
+ * was thrown: in a request, a watch or the authentication of a caller; undefined for any other error.
+ *
+ * @example
+ *   databaseUnavailable(err) ?? StatusError.internal();
+ */
 export function databaseUnavailable(err: unknown): StatusError | undefined {
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && UNAVAILABLE.has(code)) return StatusError.unavailable('the database is unavailable, try again later');
-  if (err instanceof Error && /Connection terminated|connect ECONNREFUSED|Cannot use a pool after calling end|driver has already been destroyed|Client has encountered a connection error/.test(err.message)) {
-    return StatusError.unavailable('the database is unavailable, try again later');
-  }
-  return undefined;
+  const away =
+    (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) ||
+    (err instanceof Error && UNAVAILABLE_MESSAGES.test(err.message));
+  return away ? StatusError.unavailable('the database is unavailable, try again later') : undefined;
 }
