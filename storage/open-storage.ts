@@ -39,8 +39,12 @@ export async function openStorage(opts: StorageOptions): Promise<Storage> {
 function openServer(url: string, max: number): Storage {
   // Two connections at least: migrations hold one for their lock while kysely's migrator uses another.
   const pool = new Pool({ connectionString: url, max: Math.max(2, max) });
-  // An idle client losing its connection must not crash the process; the next query reports the outage.
+  // A client losing its connection emits 'error', which ends the process when nothing listens. The pool listens only
+  // while a client is idle; a client lent to a transaction, between two of its queries, needs its own listener.
+  // Nothing else is to be done there: the query in flight, or the next one, fails and reports the outage (503), and
+  // the pool discards a client that is no longer queryable when it is released, so no dead connection is reused.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new SqlStorage(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
 }
 
