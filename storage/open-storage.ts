@@ -5,7 +5,8 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { Pool } from 'pg';
 import { SqlStorage } from './postgres/sql-storage';
 import type { Database } from './postgres/schema';
-import { type Storage, StorageError } from './types';
+import { acquireDirLock } from './dir-lock';
+import type { Storage } from './types';
 
 export interface StorageOptions {
   /** A PostgreSQL connection string; unset = the embedded database in `dataDir`. */
@@ -64,7 +65,7 @@ async function openEmbedded(opts: StorageOptions): Promise<Storage> {
   }
   const dir = path.resolve(opts.dataDir, 'pglite');
   fs.mkdirSync(dir, { recursive: true });
-  const release = acquireDirLock(path.resolve(opts.dataDir, 'pglite.lock'));
+  const release = await acquireDirLock(path.resolve(opts.dataDir));
   try {
     const pg = await PGlite.create(dir, { extensions });
     const storage = new SqlStorage(new Kysely<Database>({ dialect: new PGliteDialect(pg) }), 'embedded');
@@ -73,48 +74,12 @@ async function openEmbedded(opts: StorageOptions): Promise<Storage> {
       try {
         await close();
       } finally {
-        release();
+        await release();
       }
     };
     return storage;
   } catch (err) {
-    release();
+    await release();
     throw err;
-  }
-}
-
-/**
- * PGlite takes no lock of its own, and two processes on one data folder corrupt it: a lock file holding the
- * owner's pid keeps the second out. A lock left by a process that no longer runs is taken over.
- */
-export function acquireDirLock(file: string): () => void {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = fs.openSync(file, 'wx');
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      return () => fs.rmSync(file, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = Number(fs.readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
-        throw new StorageError(
-          'Unavailable',
-          undefined,
-          `the data folder ${path.dirname(file)} is in use by process ${owner}; stop it or set another paths.data`,
-        );
-      }
-      fs.rmSync(file, { force: true });
-    }
-  }
-  throw new StorageError('Unavailable', undefined, `cannot lock ${file}`);
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -97,6 +97,33 @@ test('with no database configured it serves on the embedded database in the data
   }
 }, 120_000);
 
+test('a process killed with -9 keeps no one out, even when the pid its lock file names now runs another process', async () => {
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-kill-'));
+  const flags = ['--server.http_port=0', '--server.http_addr=127.0.0.1'];
+  try {
+    const killed = runMain(flags, { SVC_PATHS_DATA: data });
+    await waitHealthy(await startedUrl(killed), killed);
+    killed.kill('SIGKILL');
+    await exited(killed);
+    const lock = path.join(data, 'pglite.lock');
+    expect(fs.readFileSync(lock, 'utf8')).toBe(String(killed.pid));
+    // The dead process's pid given to a live one: this test's own process.
+    fs.writeFileSync(lock, String(process.pid));
+
+    const next = runMain(flags, { SVC_PATHS_DATA: data });
+    await waitHealthy(await startedUrl(next), next);
+    expect(fs.readFileSync(lock, 'utf8')).toBe(String(next.pid));
+    // Two live processes on one folder: the second is refused, naming the first.
+    const second = runMain(flags, { SVC_PATHS_DATA: data });
+    expect(await exited(second)).toBe(1);
+    expect(second.output()).toContain(`the data folder ${data} is in use by process ${next.pid}; stop it or set another paths.data`);
+    next.kill('SIGTERM');
+    expect(await exited(next)).toBe(0);
+  } finally {
+    fs.rmSync(data, { recursive: true, force: true });
+  }
+}, 120_000);
+
 /** The URL from the server's "server started" log line. */
 async function startedUrl(child: ChildProcess & { output: () => string }): Promise<string> {
   // Up to 60 s: the embedded database starts slowly on a loaded machine (the whole suite runs beside it).
