@@ -39,7 +39,9 @@ export async function openStorage(opts: StorageOptions): Promise<Storage> {
 
 function openServer(url: string, max: number): Storage {
   // Two connections at least: migrations hold one for their lock while kysely's migrator uses another.
-  const pool = new Pool({ connectionString: url, max: Math.max(2, max) });
+  // A database that stops answering (packets dropped, not refused) is found out in seconds rather than at TCP's
+  // timeout: connecting gives up after 10 s and idle connections send keep-alives, so requests get a 503.
+  const pool = new Pool({ connectionString: url, max: Math.max(2, max), connectionTimeoutMillis: 10_000, keepAlive: true });
   // A client losing its connection emits 'error', which ends the process when nothing listens. The pool listens only
   // while a client is idle; a client lent to a transaction, between two of its queries, needs its own listener.
   // Nothing else is to be done there: the query in flight, or the next one, fails and reports the outage (503), and

@@ -3,6 +3,7 @@ import { folderKind } from '../../apis';
 import { folderScope } from '../../pkg/auth/permissions';
 import { requireAccess } from '../../pkg/auth/require-access';
 import { type IdentityDirectory, randomUid } from '../../pkg/auth/identity-directory';
+import { notFoundAsUndefined } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
 import { requestContext } from '../../pkg/server/request-context';
@@ -100,7 +101,7 @@ class FolderView {
     let uid = parentUidOf(obj);
     while (uid && !seen.has(uid) && chain.length < MAX_DEPTH) {
       seen.add(uid);
-      const parent = await this.registry.get(this.treeContext(), FOLDERS, uid).catch(() => undefined);
+      const parent = await this.registry.get(this.treeContext(), FOLDERS, uid).catch(notFoundAsUndefined);
       if (!parent) break;
       chain.unshift(parent);
       uid = parentUidOf(parent);

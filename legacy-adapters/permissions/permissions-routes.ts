@@ -4,7 +4,7 @@ import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
 import { type Grantee, type ManagedPermissionItem } from '../../pkg/auth/permissions';
 import type { StoredPermissions } from '../../pkg/auth/stored-permissions';
 import type { TeamDirectory } from '../../pkg/auth/team-directory';
-import { StatusError } from '../../pkg/errors';
+import { notFoundAsUndefined, StatusError } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
 import { requestContext } from '../../pkg/server/request-context';
@@ -73,7 +73,7 @@ export function legacyPermissionsRouter(deps: LegacyPermissionsDeps): Router {
     const seen = new Set<string>();
     for (let parent = folderOf(obj); parent && !seen.has(parent); ) {
       seen.add(parent);
-      const folder = await deps.registry.get(system, GUARDED.folders.kind, parent).catch(() => undefined);
+      const folder = await deps.registry.get(system, GUARDED.folders.kind, parent).catch(notFoundAsUndefined);
       if (!folder) break;
       sources.push({ on: aclTarget('folders', folder), items: await deps.permissions.itemsOf(orgId, 'folders', parent) });
       parent = folderOf(folder);

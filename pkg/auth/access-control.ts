@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { notFoundAsUndefined } from '../errors';
 import { Annotations, type KindRegistration } from '../meta';
 import type { AccessCheck, AccessObject, Registry, RequestContext } from '../registry';
 import { namespaceOf } from '../server/namespaces';
@@ -126,7 +127,7 @@ export function registryFolderTree(registry: Registry): FolderTree {
     },
     async folderOf(dashboardUid, orgId) {
       if (!dashboardKind) return undefined;
-      const dashboard = await registry.get(system(orgId), dashboardKind, dashboardUid).catch(() => undefined);
+      const dashboard = await registry.get(system(orgId), dashboardKind, dashboardUid).catch(notFoundAsUndefined);
       return dashboard?.metadata.annotations?.[Annotations.folder];
     },
   };

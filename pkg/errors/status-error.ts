@@ -178,3 +178,15 @@ export class StatusError extends Error {
 export function isStatusError(err: unknown): err is StatusError {
   return err instanceof StatusError;
 }
+
+/**
+ * For reads of what may be gone: a 404 becomes `undefined`, anything else (a 503 when the database is away) is
+ * rethrown, so an outage is never mistaken for an absent object.
+ *
+ * @example
+ *   const parent = await registry.get(ctx, folders, uid).catch(notFoundAsUndefined);
+ */
+export function notFoundAsUndefined(err: unknown): undefined {
+  if (err instanceof StatusError && err.code === 404) return undefined;
+  throw err;
+}
