@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import { StatusError } from '../errors';
-import type { JsonObject } from '../meta';
+import { describeProblem, type JsonObject, jsonProblem, MAX_DEPTH } from '../meta';
 
 export interface ApplyConfig {
   config: JsonObject;
@@ -33,7 +33,10 @@ export function parseApplyConfig(body: unknown): ApplyConfig {
   const doc = parseDocument(text, { uniqueKeys: false, lineCounter: lines, prettyErrors: false });
   if (doc.errors.length) {
     const err = doc.errors[0];
-    throw decodeError(`yaml: line ${lines.linePos(err.pos[0]).line}: ${err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
+    const line = lines.linePos(err.pos[0]).line;
+    // The parser is recursive: it gives up (and says so) somewhere past a thousand levels.
+    if (/Maximum call stack size exceeded/.test(err.message)) throw decodeError(`yaml: line ${line}: the document is nested more than ${MAX_DEPTH} levels deep`);
+    throw decodeError(`yaml: line ${line}: ${err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
   }
   const found: { line: number; col: number; text: string }[] = [];
   visit(doc, {
@@ -50,28 +53,27 @@ export function parseApplyConfig(body: unknown): ApplyConfig {
       }
     },
   });
-  const value: unknown = doc.contents === null ? {} : doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  const value = toJS(doc);
   if (!isMap(doc.contents) && doc.contents !== null) {
     throw decodeError(`cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type map[string]interface {}`);
   }
-  checkJson(value, '');
+  // What any JSON body is held to (pkg/meta/input-limits.ts): YAML escapes can write NUL ("\0") and lone surrogates.
+  const problem = jsonProblem(value);
+  if (problem) throw decodeError(describeProblem(problem, 'the document'));
   found.sort((a, b) => a.line - b.line || a.col - b.col);
   return { config: value as JsonObject, duplicates: found.map((f) => f.text) };
 }
 
-/** Only values JSON can carry: YAML's binary, non-finite numbers and the like have no place in an object. */
-function checkJson(value: unknown, path: string): void {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw decodeError(`${path || 'value'}: ${value} is not a JSON number`);
-    return;
+/** The document as a value, its aliases expanded no further than MAX_ALIAS_COUNT allows. */
+function toJS(doc: ReturnType<typeof parseDocument>): unknown {
+  if (doc.contents === null) return {};
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    // The yaml package's refusal of a "billion laughs" document: a ReferenceError, a client's error.
+    if (err instanceof ReferenceError && /alias/i.test(err.message)) throw decodeError(`yaml: the document expands more than ${MAX_ALIAS_COUNT} aliases`);
+    throw err;
   }
-  if (Array.isArray(value)) return value.forEach((v, i) => checkJson(v, `${path}[${i}]`));
-  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    for (const [k, v] of Object.entries(value)) checkJson(v, path ? `${path}.${k}` : k);
-    return;
-  }
-  throw decodeError(`${path || 'value'}: not a JSON value`);
 }
 
 function decodeError(why: string): StatusError {

@@ -13,6 +13,8 @@ export const MAX_JSON_PATCH_OPERATIONS = 10000;
 const OPERATION_FIELDS = new Set(['op', 'path', 'from', 'value']);
 const OPERATIONS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
+const PROTOTYPE_PATH = /(^|\/)(__proto__|constructor\/prototype)(\/|$)/;
+
 const jsonType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v);
 
 /**
@@ -61,6 +63,9 @@ function operationProblem(op: Operation): string | undefined {
   if (typeof o.path !== 'string') return `operation missing path`;
   if ((o.op === 'move' || o.op === 'copy') && typeof o.from !== 'string') return `${o.op} operation missing from`;
   if ((o.op === 'add' || o.op === 'replace' || o.op === 'test') && !Object.hasOwn(o, 'value')) return `${o.op} operation missing value`;
+  // Keys no JSON body may hold (pkg/meta/input-limits.ts); fast-json-patch refuses them too, in its own words.
+  const banned = [o.path, o.from].find((p) => typeof p === 'string' && PROTOTYPE_PATH.test(p));
+  if (banned !== undefined) return `${o.op} operation does not apply: ${JSON.stringify(banned)}: the key "__proto__" (or constructor/prototype) is not allowed`;
   return undefined;
 }
 

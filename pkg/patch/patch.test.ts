@@ -53,8 +53,19 @@ describe('parseApplyConfig', () => {
 
   it('refuses what is not a JSON object', () => {
     expect(() => parseApplyConfig('- 1')).toThrow('error decoding YAML');
-    expect(() => parseApplyConfig('a: .inf')).toThrow('not a JSON number');
+    expect(() => parseApplyConfig('a: .inf')).toThrow('a is a number out of range');
     expect(() => parseApplyConfig('a: [1')).toThrow('error decoding YAML: yaml: line');
+  });
+
+  it('refuses what no JSON body may carry: NUL and lone surrogates written as escapes, deep nesting, alias bombs', () => {
+    expect(() => parseApplyConfig('spec:\n  title: "a\\0b"\n')).toThrow('error decoding YAML: spec.title contains a NUL character (U+0000)');
+    expect(() => parseApplyConfig('a: "\\ud800"\n')).toThrow('a contains a lone surrogate');
+    expect(() => parseApplyConfig(`a: ${'['.repeat(200)}${']'.repeat(200)}`)).toThrow('is nested more than 100 levels deep');
+    // Past a thousand levels the yaml parser itself gives up.
+    expect(() => parseApplyConfig(`a: ${'['.repeat(10_000)}${']'.repeat(10_000)}`)).toThrow('the document is nested more than 100 levels deep');
+    let bomb = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
+    for (let i = 1; i < 10; i++) bomb += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+    expect(() => parseApplyConfig(bomb)).toThrow('error decoding YAML: yaml: the document expands more than 100 aliases');
   });
 });
 

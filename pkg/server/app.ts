@@ -41,6 +41,7 @@ import { healthRouter } from './health';
 import { configureNamespaces, type OrgDirectory, storedOrgs } from './namespaces';
 import { keepRawBody } from './patch-handler';
 import { errorHandler } from './render-error';
+import { checkRequestBody, checkRequestTarget } from './request-input';
 import { apisOpenApiRouter, legacyOpenApiRouter } from './openapi';
 import { dashboardDto } from './subresources';
 
@@ -109,6 +110,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   // Users' activity (lastSeenAt), written in the background at most once a minute per user.
   const lastSeen = new LastSeenTracker(users.registry, { onError: (err) => deps.log.warn('could not record a user\'s activity', { error: err instanceof Error ? err.message : String(err) }) });
   app.use(['/apis', '/api', '/openapi'], authenticate(strategies), lastSeen.middleware());
+  // Before anything reads a name or a parameter: no NUL, no lone surrogate, no malformed percent-encoding.
+  app.use(checkRequestTarget);
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users, deps.registry.kinds));
   const permissions = new StoredPermissions(users.registry);
@@ -124,6 +127,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(express.json({ limit, type: isJson, strict: false, verify: keepRawBody }));
   // Server-side apply bodies are YAML (or JSON): the patch handler parses the text.
   app.use(express.text({ limit, type: 'application/apply-patch+yaml' }));
+  // Every body, for every route: nothing PostgreSQL refuses, nothing nested deeper than MAX_DEPTH.
+  app.use(checkRequestBody);
   // The login form: outside /api, reachable without credentials (not in the cloud edition, bearer tokens only).
   if (!cloud) {
     app.use(

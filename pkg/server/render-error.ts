@@ -1,10 +1,10 @@
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
 import { databaseUnavailable } from '../registry/storage-errors';
 
-/** body-parser's errors, by their `type`, as the API's own. */
-function fromBodyParser(err: { type?: string; limit?: number }): StatusError | undefined {
+/** body-parser's and the router's errors (http-errors carrying a 4xx `status`), as the API's own. */
+function fromHttpError(err: { type?: string; limit?: number; status?: unknown }, req?: Request): StatusError | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
       return StatusError.badRequest('the request body is not valid JSON');
@@ -15,14 +15,20 @@ function fromBodyParser(err: { type?: string; limit?: number }): StatusError | u
       return StatusError.unsupportedMediaType('the request body has an unsupported encoding or charset');
     case 'request.aborted':
       return StatusError.badRequest('the request was aborted');
-    default:
-      return undefined;
   }
+  if (err.status !== 400) return undefined;
+  // The router could not decode a path parameter.
+  if (err instanceof URIError) return StatusError.badRequest('the request path has malformed percent-encoding');
+  // A body that is not in its Content-Encoding: the decompression stream failed.
+  const encoding = req?.get('content-encoding')?.slice(0, 40);
+  if (encoding) return StatusError.badRequest(`the request body is not valid ${encoding} data (Content-Encoding: ${encoding})`);
+  return StatusError.badRequest('the request could not be read');
 }
 
-export function asStatusError(err: unknown): StatusError | undefined {
+/** The API error an error stands for, if it stands for one (`req` gives the context of body-parser's errors). */
+export function asStatusError(err: unknown, req?: Request): StatusError | undefined {
   if (err instanceof StatusError) return err;
-  return fromBodyParser(err as { type?: string }) ?? databaseUnavailable(err);
+  return (typeof err === 'object' && err !== null ? fromHttpError(err, req) : undefined) ?? databaseUnavailable(err);
 }
 
 /** A Kubernetes `Status` for `/apis`. */
@@ -52,7 +58,7 @@ export function legacyBody(err: StatusError): Record<string, unknown> {
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
-    let status = asStatusError(err);
+    let status = asStatusError(err, req);
     if (!status) {
       log.error('unhandled error', { method: req.method, path: req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) });
       status = StatusError.internal();
