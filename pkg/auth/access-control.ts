@@ -5,6 +5,7 @@ import type { AccessCheck, AccessObject, Registry, RequestContext } from '../reg
 import { namespaceOf } from '../server/namespaces';
 import { Authorizer, type FolderTree, type ManagedPermissionSource, type PermissionSource, type RoleSource } from './authorizer';
 import type { Identity } from './basic-auth';
+import { DeletionViews } from './deletion-view';
 import { defaultPermissionItems, type Subject } from './permissions';
 import type { StoredPermissions } from './stored-permissions';
 
@@ -49,9 +50,13 @@ export function subjectKindOf(identity: string): Subject['kind'] {
  */
 export class AccessControl {
   readonly authorizer: Authorizer;
+  /** Who could read a deleted object (watch DELETED events); only with stored permissions, which history keeps. */
+  private readonly deletions: DeletionViews | undefined;
 
   constructor(private readonly options: AccessControlOptions) {
-    this.authorizer = new Authorizer({ tree: registryFolderTree(options.registry), managed: options.permissions ?? options.managed, roles: options.roles, sources: options.sources });
+    const tree = registryFolderTree(options.registry);
+    this.authorizer = new Authorizer({ tree, managed: options.permissions ?? options.managed, roles: options.roles, sources: options.sources });
+    this.deletions = options.permissions && new DeletionViews(options.registry, options.permissions, tree);
   }
 
   /** The subject of an authenticated caller in the org it acts in. */
@@ -73,8 +78,14 @@ export class AccessControl {
     const get = () => (subject ??= this.subjectOf(user));
     const permissions = this.options.permissions;
     const by = { identity: user.identity, login: user.login };
+    const deletions = this.deletions;
     return {
       can: async (action, target = '') => this.authorizer.can(await get(), action, target),
+      couldBeforeDeletion: async (action, obj) => {
+        const scope = `${obj.resource}:uid:${obj.name}`;
+        if (!isGuarded(obj)) return this.authorizer.can(await get(), action, scope);
+        return this.authorizer.can(await get(), action, { scope, folder: obj.folder }, deletions && (await deletions.of(obj)));
+      },
       filter: async (action, candidates, targetOf) => this.authorizer.filter(await get(), action, candidates, targetOf),
       // The hooks run inside the registry's transaction: they do no I/O but through `tx`.
       created: async (obj, tx) => {
@@ -85,7 +96,7 @@ export class AccessControl {
       },
       deleted: async (objects, tx) => {
         for (const namespace of new Set(objects.map((o) => o.namespace))) {
-          const guarded = objects.filter((o) => o.namespace === namespace && isGuarded(o)).map((o) => ({ resource: o.resource as 'folders' | 'dashboards', uid: o.name }));
+          const guarded = objects.filter((o) => o.namespace === namespace && isGuarded(o)).map((o) => ({ resource: o.resource as 'folders' | 'dashboards', uid: o.name, objectUid: o.uid }));
           if (permissions && guarded.length) await permissions.removeWithin(tx, by, namespace, guarded);
         }
       },

@@ -1,6 +1,6 @@
 import type { AccessTarget } from '../registry/context';
 import { BASIC_ROLE_PERMISSIONS, SERVER_ADMIN_ONLY_ACTIONS, SERVER_ADMIN_PERMISSIONS } from './basic-roles';
-import { GrantIndex, granteeKeysOf, levelGrants, type ManagedGrants } from './grants';
+import { GrantIndex, granteeKeysOf, levelGrants, type ManagedGrants, type ManagedLookup } from './grants';
 import { folderScope, GENERAL_FOLDER_UID, managedPermissions, type OrgRole, type Permission, type Subject } from './permissions';
 
 export { accessDenied, type AccessDeniedBody } from '../errors';
@@ -46,6 +46,15 @@ export interface RoleSource {
  */
 export interface PermissionSource {
   permissionsFor(subject: Subject): Promise<readonly Permission[]>;
+}
+
+/**
+ * The folder tree and managed permissions a check reads: the current ones, or those of a moment past (see
+ * `Authorizer.can`).
+ */
+export interface AuthorizerView {
+  tree: FolderTree;
+  managed?: { grantsFor(orgId: number): Promise<ManagedLookup> };
 }
 
 export interface AuthorizerOptions {
@@ -102,18 +111,18 @@ class Resolution {
 
 /** What a subject holds, worked out once per check: its fixed permissions and, looked up when needed, managed ones. */
 class Grants {
-  private managed: Promise<ManagedGrants | undefined> | undefined;
+  private managed: Promise<ManagedLookup | undefined> | undefined;
   private readonly grantees: string[];
 
   constructor(
     private readonly fixed: GrantIndex,
-    private readonly source: ManagedPermissionSource | undefined,
+    private readonly source: AuthorizerView['managed'],
     private readonly subject: Subject,
   ) {
     this.grantees = granteeKeysOf(subject);
   }
 
-  private managedGrants(): Promise<ManagedGrants | undefined> {
+  private managedGrants(): Promise<ManagedLookup | undefined> {
     return (this.managed ??= this.source ? this.source.grantsFor(this.subject.orgId) : Promise.resolve(undefined));
   }
 
@@ -168,9 +177,12 @@ export class Authorizer {
    *   await authz.can(editor, 'folders:create', folderScope('f1')); // only with Edit on f1 or above
    *   await authz.can(viewer, 'dashboards:read', { scope: dashboardScope('d1'), folder: 'f1' }); // folder known
    *   await authz.can(admin, 'users:create'); // false unless server admin
+   *
+   * `view` replaces the folder tree and managed permissions read (default the current ones): a deleted object is
+   * checked with its permissions and folders as they were when it was deleted (see DeletionViews).
    */
-  async can(subject: Subject, action: string, target: AccessTarget = ''): Promise<boolean> {
-    const [allowed] = await this.filter(subject, action, [target], (t) => t);
+  async can(subject: Subject, action: string, target: AccessTarget = '', view?: AuthorizerView): Promise<boolean> {
+    const [allowed] = await this.decide(subject, action, [target], (t) => t, view ?? this.options);
     return allowed !== undefined;
   }
 
@@ -185,16 +197,20 @@ export class Authorizer {
   filter(subject: Subject, action: string, candidates: readonly string[]): Promise<string[]>;
   filter<T>(subject: Subject, action: string, candidates: readonly T[], targetOf: (c: T) => AccessTarget): Promise<T[]>;
   async filter<T>(subject: Subject, action: string, candidates: readonly T[], targetOf?: (c: T) => AccessTarget): Promise<T[]> {
+    return this.decide(subject, action, candidates, targetOf ?? ((c) => c as AccessTarget), this.options);
+  }
+
+  private async decide<T>(subject: Subject, action: string, candidates: readonly T[], targetOf: (c: T) => AccessTarget, view: AuthorizerView): Promise<T[]> {
     if (candidates.length === 0) return [];
     if (subject.kind !== 'user' && SERVER_ADMIN_ONLY_ACTIONS.has(action)) return [];
     const custom = await this.customPermissions(subject);
     const fixed = custom.length ? new GrantIndex([...this.fixedPermissions(subject), ...custom]) : this.fixedIndex(subject);
-    const grants = new Grants(fixed, this.options.managed, subject);
+    const grants = new Grants(fixed, view.managed, subject);
     if (!(await grants.holds(action))) return [];
-    const resolution = new Resolution(this.options.tree, subject.orgId);
+    const resolution = new Resolution(view.tree, subject.orgId);
     const out: T[] = [];
     for (const candidate of candidates) {
-      const target = targetOf ? targetOf(candidate) : (candidate as AccessTarget);
+      const target = targetOf(candidate);
       if (await this.covered(grants, action, target, resolution)) out.push(candidate);
     }
     return out;

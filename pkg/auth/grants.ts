@@ -134,3 +134,33 @@ export class ManagedGrants {
     for (const list of this.byObject.values()) yield* list;
   }
 }
+
+/** What a check asks of managed permissions: {@link ManagedGrants}, or a view of them such as {@link OverlayGrants}. */
+export type ManagedLookup = Pick<ManagedGrants, 'levelOf' | 'holds'>;
+
+/**
+ * Managed permissions with the items of some objects replaced: the permissions of deleted objects as they were
+ * when deleted, over the org's current ones (who could read an object just before its deletion).
+ *
+ * @example
+ *   const then = new OverlayGrants(await permissions.grantsFor(1), new Map([['dashboards:uid:d1', itemsWhenDeleted]]));
+ *   then.levelOf(['role:Viewer'], 'dashboards:uid:d1'); // 'View'
+ */
+export class OverlayGrants implements ManagedLookup {
+  private readonly top = new ManagedGrants();
+
+  constructor(
+    private readonly base: ManagedLookup,
+    private readonly replaced: ReadonlyMap<string, readonly ManagedPermissionItem[]>,
+  ) {
+    for (const [scope, items] of replaced) this.top.set(scope, items);
+  }
+
+  levelOf(grantees: readonly string[], scope: string): PermissionLevel | undefined {
+    return this.replaced.has(scope) ? this.top.levelOf(grantees, scope) : this.base.levelOf(grantees, scope);
+  }
+
+  holds(grantees: readonly string[], action: string): boolean {
+    return this.top.holds(grantees, action) || this.base.holds(grantees, action);
+  }
+}

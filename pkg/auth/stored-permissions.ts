@@ -20,6 +20,11 @@ const KIND_OF = { role: 'BasicRole', user: 'User', 'service-account': 'ServiceAc
 
 /** History rows read per query while catching up. */
 const EVENTS_PAGE = 1000;
+/** History rows of one ResourcePermission read per query while looking for a deletion. */
+const HISTORY_PAGE = 20;
+/** On the last state of a deleted ResourcePermission: the `metadata.uid` of the object it was deleted with. */
+const DELETED_WITH = 'svc.app/deleted-with';
+const annotationsOf = (value: JsonObject) => (value.metadata as { annotations?: Record<string, string> } | undefined)?.annotations;
 
 /**
  * The name of the ResourcePermission object of a folder or dashboard: a digest, as names are at most 40
@@ -127,10 +132,35 @@ export class StoredPermissions implements ManagedPermissionSource {
     await this.registry.putWithin(tx, { requester: by, namespace, fieldManager: 'svc-access' }, kind, permissionObjectName(resource, uid), spec);
   }
 
-  /** Removes the permissions of deleted folders and dashboards, inside the transaction that deletes them. */
-  async removeWithin(tx: StorageTx, by: Requester, namespace: string, objects: readonly { resource: Guarded; uid: string }[]): Promise<void> {
+  /**
+   * Removes the permissions of deleted folders and dashboards, inside the transaction that deletes them. History
+   * keeps their last items marked with the deleted object's `metadata.uid` (see {@link itemsAtDeletion}).
+   */
+  async removeWithin(tx: StorageTx, by: Requester, namespace: string, objects: readonly { resource: Guarded; uid: string; objectUid: string }[]): Promise<void> {
     const ctx = { requester: by, namespace, fieldManager: 'svc-access' };
-    for (const { resource, uid } of objects) await this.registry.deleteWithin(tx, ctx, kind, permissionObjectName(resource, uid));
+    for (const { resource, uid, objectUid } of objects) {
+      await this.registry.deleteWithin(tx, ctx, kind, permissionObjectName(resource, uid), { [DELETED_WITH]: objectUid });
+    }
+  }
+
+  /**
+   * The items a folder or dashboard had when it was deleted, its permissions with it: from the history of its
+   * ResourcePermission, the deletion marked with the object's `metadata.uid` (a name may be used again). Undefined
+   * when there is none such (the object had no permissions of its own, or history no longer holds them).
+   *
+   * @example
+   *   await permissions.itemsAtDeletion(1, 'dashboards', 'd1', deleted.metadata.uid); // [{ grantee: role Viewer, permission: 'View' }, …]
+   */
+  async itemsAtDeletion(orgId: number, resource: Guarded, uid: string, objectUid: string): Promise<ManagedPermissionItem[] | undefined> {
+    const key = { ...typeOf(kind), namespace: namespaceOf(orgId), name: permissionObjectName(resource, uid) };
+    let before: number | undefined;
+    for (;;) {
+      const rows = await this.registry.storage.objectHistory(key, { limit: HISTORY_PAGE, ...(before ? { before } : {}) });
+      const hit = rows.find((r) => r.action === 'DELETED' && annotationsOf(r.value)?.[DELETED_WITH] === objectUid);
+      if (hit) return fromPermissionSpec(specOf(hit.value));
+      if (rows.length < HISTORY_PAGE) return undefined;
+      before = rows[rows.length - 1].resourceVersion;
+    }
   }
 
   private ctx(by: Requester, orgId: number): RequestContext {

@@ -93,9 +93,18 @@ export class KindAccess {
     return this.access.can(this.action('read'), this.target(obj));
   }
 
+  /**
+   * Whether the caller could read a deleted object (its final state, as its DELETED event carries it) just before it
+   * was deleted, when its own permissions, and those of folders deleted with it, may be gone already.
+   */
+  couldReadDeleted(obj: Resource): Promise<boolean> {
+    if (!this.access.couldBeforeDeletion) return this.canRead(obj);
+    return this.access.couldBeforeDeletion(this.action('read'), this.describe(obj));
+  }
+
   /** What the access hooks are told about an object. */
   describe(obj: Resource): AccessObject {
-    return { resource: this.resource, namespace: obj.metadata.namespace, name: obj.metadata.name, folder: this.kind.inFolder ? folderOf(obj) : '' };
+    return { resource: this.resource, namespace: obj.metadata.namespace, name: obj.metadata.name, folder: this.kind.inFolder ? folderOf(obj) : '', uid: obj.metadata.uid };
   }
 
   created(obj: Resource, tx: StorageTx): Promise<void> {

@@ -22,6 +22,8 @@ export interface AccessObject {
   name: string;
   /** Its folder ('' = the root). */
   folder: string;
+  /** Its `metadata.uid`: which object of that name it is (a name may be used again after a delete). */
+  uid: string;
 }
 
 /**
@@ -41,6 +43,11 @@ export interface AccessCheck {
   created?(object: AccessObject, tx: StorageTx): Promise<void>;
   /** The registry deleted these objects (a folder's contents included) in `tx`: their permissions go too, in it. */
   deleted?(objects: readonly AccessObject[], tx: StorageTx): Promise<void>;
+  /**
+   * Whether the caller could do `action` on a deleted object just before it was deleted: with the permissions and
+   * folders it had then, which {@link deleted} may have removed with it (watch DELETED events). Unset: `can` on it.
+   */
+  couldBeforeDeletion?(action: string, object: AccessObject): Promise<boolean>;
 }
 
 export interface RequestContext {

@@ -15,6 +15,7 @@ import { clientAnnotations, newFinalizersProblem, nonEmpty, nonEmptyList, type P
 import { parseFieldSelector, parseLabelSelector } from './selectors';
 import { searchFieldsOf, type SearchRequest, type SearchResult, searchVisible } from './search';
 import { toStatusError } from './storage-errors';
+import type { WatchAccess } from './watch-visibility';
 import { causesFromZod } from './zod-causes';
 
 export interface RegistryOptions {
@@ -540,19 +541,25 @@ export class Registry {
     return this.replace(tx, ctx, kind, stored, {}, { ctx }, () => ({ input: { metadata: metadata as unknown as ParsedBody['metadata'], spec }, expected: stored.resourceVersion }));
   }
 
-  /** Deletes an object, if it exists, inside the caller's transaction (see {@link putWithin}). */
-  async deleteWithin(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, name: string): Promise<void> {
+  /**
+   * Deletes an object, if it exists, inside the caller's transaction (see {@link putWithin}). `annotations` are
+   * added to the final state history keeps of it (what it was deleted with).
+   */
+  async deleteWithin(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, name: string, annotations?: Record<string, string>): Promise<void> {
     const stored = await tx.get(this.key(ctx, kind, name));
-    if (stored) await this.removeNow(tx, kind, stored.key, stored.resourceVersion, { ctx });
+    if (!stored) return;
+    const current = toResource(stored);
+    const final = annotations ? { ...current, metadata: { ...current.metadata, annotations: { ...current.metadata.annotations, ...annotations } } } : undefined;
+    await this.removeNow(tx, kind, stored.key, stored.resourceVersion, { ctx }, final);
   }
 
   /**
-   * Whether the caller of `ctx` may see an object of the kind (watch events); undefined when everything is visible
+   * What the caller of `ctx` may see of the kind's objects (watch events); undefined when everything is visible
    * (a kind without `access`, no access check in the context).
    */
-  visibility(ctx: RequestContext, kind: KindRegistration): ((obj: Resource) => Promise<boolean>) | undefined {
+  visibility(ctx: RequestContext, kind: KindRegistration): WatchAccess | undefined {
     const access = KindAccess.of(ctx, kind);
-    return access ? (obj) => access.canRead(obj) : undefined;
+    return access ? { canRead: (obj) => access.canRead(obj), couldReadDeleted: (obj) => access.couldReadDeleted(obj) } : undefined;
   }
 
   /** A stored row as the API shows it (resourceVersion set, the kind's derived fields added): for watch events. */

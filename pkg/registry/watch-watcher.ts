@@ -37,6 +37,8 @@ export class Watcher {
   nextBookmarkAt: number;
   private batch = -1;
   private queue: WatchEvent[] = [];
+  /** The change behind each queued event, for what visibility needs to know of it (see {@link sourceOf}). */
+  private readonly sources = new WeakMap<WatchEvent, Change>();
   private head = 0;
   private wake: (() => void) | undefined;
 
@@ -69,7 +71,14 @@ export class Watcher {
   consider(c: Change): WatchEvent | undefined {
     if (this.ended || c.rv <= this.cursor) return undefined;
     this.cursor = c.rv;
-    return c.namespace === this.opts.namespace ? eventFor(this.opts.selection, c) : undefined;
+    const ev = c.namespace === this.opts.namespace ? eventFor(this.opts.selection, c) : undefined;
+    if (ev) this.sources.set(ev, c);
+    return ev;
+  }
+
+  /** The change an event of this watch came from (none for bookmarks). */
+  sourceOf(ev: WatchEvent): Change | undefined {
+    return this.sources.get(ev);
   }
 
   /** Queues the event a change gives this watch, if any; `batch` numbers the poller's reads (see maxQueue). */

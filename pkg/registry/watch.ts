@@ -6,7 +6,7 @@ import { typeOf } from './folder-tree';
 import { bookmark, type Change, expired, watchError, type WatchEvent } from './watch-change';
 import { planWatch, type WatchOptions, type WatchPlan } from './watch-options';
 import { KindPoller } from './watch-poller';
-import { WatchVisibility } from './watch-visibility';
+import { type EventSource, type WatchAccess, WatchVisibility } from './watch-visibility';
 import { Watcher } from './watch-watcher';
 
 export type { BookmarkObject, WatchEvent, WatchStatus } from './watch-change';
@@ -38,10 +38,10 @@ export interface WatchRequest extends WatchOptions {
   /** One page of the collection as a list shows it, with the same selectors (`registry.list(ctx, kind, ...)`). */
   list(page: { limit: number; continue?: string }): Promise<{ items: Resource[]; metadata: { resourceVersion: string; continue?: string } }>;
   /**
-   * Whether the caller may see an object (`registry.visibility(ctx, kind)`); unset, every event is sent. `list`
-   * must already be filtered the same way.
+   * What the caller may see (`registry.visibility(ctx, kind)`); unset, every event is sent. `list` must already be
+   * filtered the same way.
    */
-  visible?: (obj: Resource) => Promise<boolean>;
+  visible?: WatchAccess;
   /** Ends the watch (the client went away). Ending the iteration does the same. */
   signal?: AbortSignal;
 }
@@ -130,8 +130,7 @@ export class WatchHub {
     const deadline = Date.now() + plan.timeoutMs;
     const type = typeOf(req.kind);
     const start = plan.start;
-    const visibility = req.visible ? new WatchVisibility(req.visible) : undefined;
-    const shown = async (ev: WatchEvent | undefined) => (ev && visibility ? until(visibility.pass(ev)) : ev);
+    const visibility = req.visible ? new WatchVisibility(req.visible, start.from === 'list') : undefined;
     // Changes after `after` are delivered; `known` is a version no newer than the newest (where a poller may start).
     let after: number;
     let known: number;
@@ -143,7 +142,7 @@ export class WatchHub {
         listed ??= Number(page.metadata.resourceVersion);
         for (const object of page.items) {
           if (Date.now() >= deadline) return;
-          visibility?.listed(object);
+          visibility?.sent(object);
           yield { type: 'ADDED', object };
         }
         token = page.metadata.continue;
@@ -188,6 +187,7 @@ export class WatchHub {
     if (this.stopped) return;
     const poller = this.pollerFor(req, known);
     poller.add(w);
+    const shown = async (ev: WatchEvent | undefined) => (ev && visibility ? until(visibility.pass(ev, sourceOf(poller, w.sourceOf(ev)))) : ev);
     const onAbort = () => w.end('closed');
     signal.addEventListener('abort', onAbort, { once: true });
     // Closed between the last await and here: the listener above will never fire.
@@ -257,6 +257,18 @@ export class WatchHub {
     }
     return poller;
   }
+}
+
+/** What visibility may ask of the change behind an event: what a MODIFIED replaced is looked up once, when asked. */
+function sourceOf(poller: KindPoller, c: Change | undefined): EventSource | undefined {
+  if (!c) return undefined;
+  return {
+    action: c.event.action,
+    previous: async () => {
+      if (c.previous === undefined) await poller.resolvePrevious([c]);
+      return c.previous ? c.leftObject() : undefined;
+    },
+  };
 }
 
 const pollerKey = (kind: KindRegistration) => `${kind.group}/${kind.version}/${kind.plural}`;

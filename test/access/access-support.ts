@@ -93,3 +93,50 @@ export async function seen(lines: WatchLine[], ok: (lines: WatchLine[]) => boole
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** A watch held open over a real socket: its lines so far, and how it ended. */
+export interface OpenWatch {
+  lines: WatchLine[];
+  /** The HTTP status of the answer. */
+  status: number;
+  /** Resolves when the server ends the stream (or the watch is closed). */
+  ended: Promise<void>;
+  /** Whether the server has ended the stream. */
+  isEnded(): boolean;
+  close(): void;
+}
+
+/**
+ * Opens a watch with the given credentials (a user made by `member`, or raw headers such as a bearer token or a
+ * session cookie) and answers once its headers arrived; the caller closes it.
+ */
+export async function openWatch(t: TestApp, path: string, who: { login: string } | { headers: Record<string, string> }): Promise<OpenWatch> {
+  const server = http.createServer(t.app).listen(0);
+  await new Promise((r) => server.once('listening', r));
+  const { port } = server.address() as AddressInfo;
+  const lines: WatchLine[] = [];
+  let ended = false;
+  const auth = 'login' in who ? { auth: `${who.login}:${PASSWORD}` } : { headers: who.headers };
+  return new Promise<OpenWatch>((resolve, reject) => {
+    let done!: () => void;
+    const endedP = new Promise<void>((r) => (done = () => ((ended = true), server.close(), r())));
+    const req = http.get({ port, path, ...auth }, (res) => {
+      let buf = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buf += chunk;
+        for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+          lines.push(JSON.parse(buf.slice(0, i)) as WatchLine);
+          buf = buf.slice(i + 1);
+        }
+      });
+      res.on('end', done);
+      res.on('close', done);
+      resolve({ lines, status: res.statusCode ?? 0, ended: endedP, isEnded: () => ended, close: () => (req.destroy(), done()) });
+    });
+    req.on('error', (err) => (ended ? undefined : reject(err)));
+  });
+}
+
+/** `TYPE name` of each object event, for assertions. */
+export const events = (lines: WatchLine[]) => lines.filter((l) => l.type !== 'BOOKMARK').map((l) => `${l.type} ${l.object.metadata.name ?? ''}`);

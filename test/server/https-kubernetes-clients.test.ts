@@ -220,3 +220,28 @@ maybe(
     expect(refused.stderr).toMatch(/Unauthorized/);
   },
 );
+
+maybe(
+  hasKubectl ? "kubectl wait --for=delete with an Editor's token sees the deletion (a restricted watch from the list's resourceVersion)" : 'kubectl wait --for=delete (skipped: kubectl is not on PATH)',
+  async () => {
+    // Created by the admin at the root: Editors may edit it through its own permissions, which go with it.
+    expect(await postJson('/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards', { metadata: { name: 'wait-me' }, spec: { title: 'Wait for me' } })).toBe(201);
+    const child = spawn('kubectl', ['--kubeconfig', kubeconfig, '--context', 'robot', '-v=6', 'wait', '--for=delete', 'dashboards/wait-me', '--timeout=20s'], { env: { PATH: process.env.PATH ?? '', HOME: data } });
+    let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // kubectl logs each request at -v=6: once its watch is answered, the deletion can only reach it through the watch.
+    const watching = new Promise<void>((resolve) =>
+      child.stderr.on('data', (d) => {
+        stderr += d;
+        if (/GET https:\S+dashboards\?\S*watch=true\S* 200 OK/.test(stderr)) resolve();
+      }),
+    );
+    await Promise.race([watching, exited]);
+    expect(stderr).toMatch(/resourceVersion=\d+/);
+    expect((await requestJson('DELETE', '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards/wait-me')).status).toBe(200);
+    expect(await exited).toBe(0);
+    expect(stdout).toMatch(/wait-me condition met/);
+  },
+);
