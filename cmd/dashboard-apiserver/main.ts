@@ -1,3 +1,4 @@
+import { generateServiceAccountToken } from '../../pkg/auth/tokens';
 import { ConfigError, loadConfig, usage } from '../../pkg/config';
 import { createLogger } from '../../pkg/log';
 import { startServer } from '../../pkg/server/server';
@@ -10,6 +11,11 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${usage()}\n`);
+    return;
+  }
+  // A key for auth.initial_service_account_token: the format (and checksum) the server accepts.
+  if (argv.includes('--new-service-account-token')) {
+    process.stdout.write(`${generateServiceAccountToken().key}\n`);
     return;
   }
   let config;

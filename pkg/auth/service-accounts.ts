@@ -227,15 +227,36 @@ export class ServiceAccounts {
     const { key, hashedKey } = generateServiceAccountToken();
     // Rounded up to the second: a token lives at least `secondsToLive`.
     const expires = t.secondsToLive ? rfc3339(Math.ceil((Date.now() + t.secondsToLive * 1000) / 1000) * 1000) : null;
-    const spec: ServiceAccountTokenSpec = { title: t.name, orgId: sa.orgId, serviceAccountUid: sa.uid, hashedKey, expires, lastUsedAt: null };
-    const labels = { [SERVICE_ACCOUNT]: sa.uid, [ORG_ID]: String(sa.orgId), [TOKEN_NAME_KEY]: keyOf(t.name) };
+    return { token: await this.storeToken(by, sa, t.name, hashedKey, expires), key };
+  }
+
+  /**
+   * Gives the service account a token of a key made elsewhere (the configured initial token), never expiring; nothing
+   * when that key is stored already, so every replica may call it at every start.
+   *
+   * @example await accounts.ensureToken(SYSTEM, sa, { name: 'initial', key: config.auth.initial_service_account_token });
+   */
+  async ensureToken(by: Requester, sa: StoredServiceAccount, t: { name: string; key: string }): Promise<void> {
+    const parsed = parseServiceAccountToken(t.key);
+    if (!parsed.valid) throw new StatusError(400, 'BadRequest', 'not a service account token');
+    if (await this.storage.get({ group: serviceAccountTokenKind.group, resource: serviceAccountTokenKind.plural, namespace: IDENTITY_NAMESPACE, name: tokenObjectName(parsed.hashedKey) })) return;
+    await this.storeToken(by, sa, t.name, parsed.hashedKey, null).catch((err: unknown) => {
+      // Another replica stored it first.
+      if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
+    });
+  }
+
+  /** Stores a token's digest; a name another token of the org took meanwhile withdraws it (400). */
+  private async storeToken(by: Requester, sa: StoredServiceAccount, name: string, hashedKey: string, expires: string | null): Promise<StoredToken> {
+    const spec: ServiceAccountTokenSpec = { title: name, orgId: sa.orgId, serviceAccountUid: sa.uid, hashedKey, expires, lastUsedAt: null };
+    const labels = { [SERVICE_ACCOUNT]: sa.uid, [ORG_ID]: String(sa.orgId), [TOKEN_NAME_KEY]: keyOf(name) };
     const ctx = this.ctx(by, IDENTITY_NAMESPACE);
     const obj = await this.registry.create(ctx, serviceAccountTokenKind, { metadata: { name: tokenObjectName(hashedKey), labels }, spec });
-    if (await this.tokenNameTaken(sa.orgId, t.name, obj.metadata.name)) {
+    if (await this.tokenNameTaken(sa.orgId, name, obj.metadata.name)) {
       await this.registry.delete(ctx, serviceAccountTokenKind, obj.metadata.name).catch(ignoreNotFound);
       throw duplicateToken();
     }
-    return { token: toToken(obj as Resource<ServiceAccountTokenSpec>), key };
+    return toToken(obj as Resource<ServiceAccountTokenSpec>);
   }
 
   /** Revokes a token of the service account: 404 "service account token not found" for any other id. */

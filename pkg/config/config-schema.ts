@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseServiceAccountToken } from '../auth/tokens';
 import { duration, MAX_SESSION_DURATION_MS } from './duration';
 
 /*
@@ -117,6 +118,15 @@ const authSchema = z.object({
   login_cookie_name: z.string().trim().regex(/^[A-Za-z0-9_-]+$/, 'expected a cookie name (letters, digits, _ and -)').default('svc_session'),
   login_maximum_lifetime_duration: duration('30d', MAX_SESSION_DURATION_MS).describe('a login session ends this long after sign-in (30d, 12h...; a bare number is days)'),
   login_maximum_inactive_lifetime_duration: duration('7d', MAX_SESSION_DURATION_MS).describe('a login session unused this long ends'),
+  // A key of the server's own format (with its checksum): a typo stops the start instead of locking everyone out.
+  initial_service_account_token: z
+    .string()
+    .trim()
+    .refine((s) => s === '' || parseServiceAccountToken(s).valid, {
+      error: 'expected a service-account token as the server makes them, svcsa_<32 letters or digits>_<8 hex digits of checksum> (npm start -- --new-service-account-token prints one)',
+    })
+    .default('')
+    .describe("a service-account token made an Admin of org 1 at start-up (stored as a digest): the cloud edition's first credential"),
 });
 
 const authAnonymousSchema = z.object({
@@ -145,7 +155,7 @@ export const sectionSchemas = {
 export type SectionName = keyof typeof sectionSchemas;
 
 /** Settings whose values `settingsView()` masks. `database.url` is masked only in its password part. */
-export const secretSettings: ReadonlySet<string> = new Set(['security.admin_password', 'security.secret_key']);
+export const secretSettings: ReadonlySet<string> = new Set(['security.admin_password', 'security.secret_key', 'auth.initial_service_account_token']);
 
 /** Settings read as durations (`30d`) and held in milliseconds: `usage()` and `settingsView()` show them as written. */
 export const durationSettings: ReadonlySet<string> = new Set(['auth.login_maximum_lifetime_duration', 'auth.login_maximum_inactive_lifetime_duration']);

@@ -34,7 +34,7 @@ describe('defaults', () => {
     expect(c.feature_toggles).toEqual({ nestedFolders: true, enable: [] });
     expect(c.dashboards).toEqual({ min_refresh_interval: '5s', versions_to_keep: 20 });
     expect(c.users).toEqual({ auto_assign_org_role: 'Viewer' });
-    expect(c.auth).toEqual({ login_cookie_name: 'svc_session', login_maximum_lifetime_duration: 30 * 86_400_000, login_maximum_inactive_lifetime_duration: 7 * 86_400_000 });
+    expect(c.auth).toEqual({ login_cookie_name: 'svc_session', login_maximum_lifetime_duration: 30 * 86_400_000, login_maximum_inactive_lifetime_duration: 7 * 86_400_000, initial_service_account_token: '' });
     expect(c['auth.anonymous']).toEqual({ enabled: false, org_name: 'Main Org.', org_role: 'Viewer' });
     expect(c.log).toEqual({ level: 'info' });
   });
@@ -127,7 +127,7 @@ describe('environment names', () => {
     expect(text).toMatch(/--server\.http_port\s+SVC_SERVER_HTTP_PORT\s+"3000"/);
     expect(text).toMatch(/--feature_toggles\.enable\s+SVC_FEATURE_TOGGLES_ENABLE\s+""/);
     expect(text).toMatch(/--log\.level\s+SVC_LOG_LEVEL\s+"info"\s+one of debug, info, warn, error/);
-    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(35);
+    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(36);
   });
 
   it('usage() shows durations as written, so a default copied into a setting means the same', () => {

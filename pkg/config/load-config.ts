@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as ini from 'ini';
 import { z } from 'zod';
-import { configSchema, envName, sectionSchemas, settingKeys, type Config } from './config-schema';
+import { configSchema, envName, secretSettings, sectionSchemas, settingKeys, type Config } from './config-schema';
 import { settingString } from './settings-view';
 
 /**
@@ -106,6 +106,7 @@ export function usage(): string {
   const table = rows.map((r) => `  ${r.map((cell, c) => (c < 3 ? cell.padEnd(width[c]!) : cell)).join('  ')}`.trimEnd());
   return [
     'Usage: dashboard-apiserver [--config <file>] [--<section>.<key>=<value> | --<section>.<key> <value>]...',
+    '       dashboard-apiserver --new-service-account-token   (prints a new token, e.g. for auth.initial_service_account_token)',
     '',
     'Each setting is taken from, later winning: its default, the config file (--config <file>, else',
     '$SVC_CONFIG_FILE; INI sections like [server], or .json), the environment, the flags.',
@@ -218,7 +219,9 @@ function toInput(raw: RawValues): Record<string, Record<string, string>> {
 function describeIssue(issue: z.core.$ZodIssue, raw: RawValues): string {
   const name = issue.path.join('.');
   const given = raw.get(name);
+  // A secret's value is never printed: the message ends up in logs.
+  const shown = secretSettings.has(name) ? '' : `${JSON.stringify(given?.value)} `;
   return given
-    ? `invalid value ${JSON.stringify(given.value)} for ${name} (from ${given.source}): ${issue.message}`
+    ? `invalid value ${shown}for ${name} (from ${given.source}): ${issue.message}`
     : `missing value for ${name}: ${issue.message}`;
 }

@@ -23,8 +23,15 @@ describe('settingsView', () => {
   });
 
   it('shows durations as a config file holds them', () => {
-    expect(settingsView(loadConfig({})).auth).toEqual({ login_cookie_name: 'svc_session', login_maximum_lifetime_duration: '30d', login_maximum_inactive_lifetime_duration: '7d' });
+    expect(settingsView(loadConfig({})).auth).toEqual({ login_cookie_name: 'svc_session', login_maximum_lifetime_duration: '30d', login_maximum_inactive_lifetime_duration: '7d', initial_service_account_token: '' });
     expect(settingsView(loadConfig({ env: { SVC_AUTH_LOGIN_MAXIMUM_INACTIVE_LIFETIME_DURATION: '90m' } })).auth!.login_maximum_inactive_lifetime_duration).toBe('90m');
+  });
+
+  it('masks the initial service-account token', () => {
+    const key = 'svcsa_aIp1Nq5glqrr7raLXQHmR9AVV1yGWTD3_79091dfb';
+    const view = settingsView(loadConfig({ env: { SVC_AUTH_INITIAL_SERVICE_ACCOUNT_TOKEN: key } }));
+    expect(view.auth!.initial_service_account_token).toBe(REDACTED);
+    expect(JSON.stringify(view)).not.toContain(key);
   });
 
   it('keeps an empty secret empty', () => {

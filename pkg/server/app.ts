@@ -6,6 +6,7 @@ import { basicStrategy, passwordCheck } from '../auth/basic-auth';
 import { bearerStrategy } from '../auth/bearer-auth';
 import { bootstrapIdentity } from '../auth/identity-bootstrap';
 import { IdentityDirectory } from '../auth/identity-directory';
+import { ensureInitialServiceAccountToken } from '../auth/initial-service-account';
 import { LastSeenTracker } from '../auth/last-seen';
 import { TeamDirectory } from '../auth/team-directory';
 import { PreferencesDirectory } from '../preferences/preferences-directory';
@@ -72,9 +73,15 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   // Custom roles exist in the enterprise edition only: elsewhere no role source, and their endpoints are 404.
   const roles = deps.config.server.edition === 'enterprise' ? new RoleDirectory(users, teams) : undefined;
   const { admin_user, admin_password, admin_email } = deps.config.security;
+  const accounts = new ServiceAccounts(users.registry, deps.storage);
+  const initialToken = deps.config.auth.initial_service_account_token;
+  const bootstrap = async () => {
+    await bootstrapIdentity(users, { user: admin_user, password: admin_password, email: admin_email });
+    if (initialToken) await ensureInitialServiceAccountToken(accounts, initialToken);
+  };
   let bootstrapping: Promise<void> | undefined;
   const identityReady = () =>
-    (bootstrapping ??= bootstrapIdentity(users, { user: admin_user, password: admin_password, email: admin_email }).catch((err: unknown) => {
+    (bootstrapping ??= bootstrap().catch((err: unknown) => {
       bootstrapping = undefined;
       throw err;
     }));
@@ -90,7 +97,6 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(legacyOpenApiRouter({ version: deps.build.version }));
   // Authenticate before reading bodies: a stranger's 10 MiB upload is refused unread.
   // Strategies are tried in order; the first that recognises the caller wins.
-  const accounts = new ServiceAccounts(users.registry, deps.storage);
   accounts.onDeleted((by, sa) => roles?.unassignAll(by, sa.orgId, { kind: 'service-account', id: sa.id }) ?? Promise.resolve());
   // Failed logins are counted in the database, so every replica refuses a throttled login.
   const check = passwordCheck({ users, ready: identityReady, attempts: new StoredLoginAttempts(users.registry) });

@@ -1,6 +1,10 @@
+import supertest from 'supertest';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { ServiceAccounts } from '../../pkg/auth/service-accounts';
+import { generateServiceAccountToken } from '../../pkg/auth/tokens';
 import { ConfigError, loadConfig } from '../../pkg/config';
+import { silentLogger } from '../../pkg/log';
+import { createApp } from '../../pkg/server/app';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
 
 /**
@@ -85,5 +89,75 @@ describe('edition', () => {
     expect(() => loadConfig({ argv: ['--server.edition=cloud'], env: {}, cwd: process.cwd() })).toThrow(ConfigError);
     expect(() => loadConfig({ argv: ['--server.edition=cloud', '--server.stack_id=abc'], env: {}, cwd: process.cwd() })).toThrow(/stack/);
     expect(loadConfig({ argv: ['--server.edition=cloud', '--server.stack_id=7'], env: {}, cwd: process.cwd() }).server.stack_id).toBe('7');
+  });
+});
+
+describe('bootstrap: auth.initial_service_account_token', () => {
+  const initial = generateServiceAccountToken().key;
+  const flags = ['--server.edition=cloud', `--server.stack_id=${STACK}`, `--auth.initial_service_account_token=${initial}`];
+  let c: TestApp;
+  beforeAll(async () => {
+    c = await startTestApp(flags);
+  });
+  afterAll(() => c.close());
+
+  const as = (app: Parameters<typeof supertest>[0], key: string) => ({
+    get: (p: string) => supertest(app).get(p).set('Authorization', `Bearer ${key}`),
+    post: (p: string) => supertest(app).post(p).set('Authorization', `Bearer ${key}`),
+  });
+  /** The service accounts of org 1 with their tokens, as the initial token sees them. */
+  const accountsOf = async (app: Parameters<typeof supertest>[0]) => {
+    const found = await as(app, initial).get('/api/serviceaccounts/search').expect(200);
+    return found.body.serviceAccounts as { id: number; name: string; role: string; tokens: number }[];
+  };
+
+  it('is an Admin of organization 1 from the first request: it makes a service account and a token of its own', async () => {
+    const me = as(c.app, initial);
+    const created = await me.post('/api/serviceaccounts').send({ name: 'deployer', role: 'Editor' });
+    expect(created.status).toBe(201);
+    const token = await me.post(`/api/serviceaccounts/${created.body.id}/tokens`).send({ name: 'ci' });
+    expect(token.status).toBe(200);
+    const made = as(c.app, token.body.key as string);
+    expect((await made.post(folders(NS)).send({ metadata: { name: 'by-deployer' }, spec: { title: 'Deployed' } })).status).toBe(201);
+    expect((await me.get(folders(NS))).body.items.map((f: { metadata: { name: string } }) => f.metadata.name)).toContain('by-deployer');
+    const holder = (await accountsOf(c.app)).filter((sa) => sa.name !== 'deployer');
+    expect(holder).toEqual([expect.objectContaining({ name: 'initial-admin', role: 'Admin', tokens: 1 })]);
+  });
+
+  it('is stored as a digest only', async () => {
+    const rows = await c.storage.list({ group: 'iam.svc.app', resource: 'serviceaccounttokens', namespace: 'svc-identity' });
+    expect(rows.items.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows.items)).not.toContain(initial);
+  });
+
+  it('a restart, or replicas starting together, neither duplicate the account nor its token', async () => {
+    const replicas = [0, 1, 2].map(() =>
+      createApp({ config: c.config, storage: c.storage, registry: c.registry, log: silentLogger, build: { version: 'test', commit: 'test' } }),
+    );
+    await Promise.all(replicas.map((r) => r.identityReady()));
+    for (const r of replicas) expect((await as(r.app, initial).get(folders(NS))).status).toBe(200);
+    expect((await accountsOf(c.app)).filter((sa) => sa.name === 'initial-admin')).toEqual([expect.objectContaining({ role: 'Admin', tokens: 1 })]);
+  });
+
+  it('any other key is 401', async () => {
+    const typo = `${initial.slice(0, -1)}${initial.endsWith('0') ? '1' : '0'}`;
+    for (const key of [generateServiceAccountToken().key, typo, 'not-a-token']) {
+      const res = await as(c.app, key).get(folders(NS));
+      expect(res.status).toBe(401);
+    }
+  });
+
+  it('must be a token as the server makes them: anything else stops the start (ConfigError, exit 2) without printing it', () => {
+    const load = (value: string) => loadConfig({ argv: [`--auth.initial_service_account_token=${value}`], env: {}, cwd: process.cwd() });
+    for (const bad of ['hunter2-secret', `${initial.slice(0, -1)}${initial.endsWith('0') ? '1' : '0'}`, `${initial}x`]) {
+      expect(() => load(bad)).toThrow(ConfigError);
+      try {
+        load(bad);
+      } catch (err) {
+        expect((err as Error).message).toContain('auth.initial_service_account_token');
+        expect((err as Error).message).not.toContain(bad);
+      }
+    }
+    expect(load(initial).auth.initial_service_account_token).toBe(initial);
   });
 });

@@ -54,6 +54,18 @@ test('--help lists the settings with their environment names', async () => {
   expect(child.output()).toMatch(/--auth\.login_maximum_inactive_lifetime_duration\s+SVC_AUTH_LOGIN_MAXIMUM_INACTIVE_LIFETIME_DURATION\s+"7d"/);
 });
 
+test('--new-service-account-token prints a key that auth.initial_service_account_token accepts; a malformed one exits 2 unprinted', async () => {
+  const child = runMain(['--new-service-account-token']);
+  expect(await exited(child)).toBe(0);
+  const key = child.output().trim();
+  expect(key).toMatch(/^svcsa_[0-9A-Za-z]{32}_[0-9a-f]{8}$/);
+  expect(loadConfig({ argv: [`--auth.initial_service_account_token=${key}`], env: {}, cwd: ROOT }).auth.initial_service_account_token).toBe(key);
+  const typo = runMain([], { SVC_AUTH_INITIAL_SERVICE_ACCOUNT_TOKEN: `${key}0` });
+  expect(await exited(typo)).toBe(2);
+  expect(typo.output()).toContain('for auth.initial_service_account_token (from SVC_AUTH_INITIAL_SERVICE_ACCOUNT_TOKEN)');
+  expect(typo.output()).not.toContain(key);
+});
+
 test('a session lifetime no cookie can hold stops the start (exit 2) instead of failing every login', async () => {
   const child = runMain(['--auth.login_maximum_lifetime_duration=2592000000']);
   expect(await exited(child)).toBe(2);

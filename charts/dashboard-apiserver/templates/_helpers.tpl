@@ -59,10 +59,21 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
 {{/*
-Name of the Secret holding the database URL, the admin password and the secret key.
+Name of the Secret holding the database URL, the admin password, the secret key and the initial service-account token.
 */}}
 {{- define "dashboard-apiserver.secretName" -}}
 {{- default (include "dashboard-apiserver.fullname" .) .Values.existingSecret }}
+{{- end }}
+
+{{/*
+auth.initial_service_account_token, and its key in the Secret. Read with defaults: a `helm upgrade --reuse-values`
+from a chart version without them has neither.
+*/}}
+{{- define "dashboard-apiserver.initialToken" -}}
+{{- dig "auth" "initial_service_account_token" "" .Values.AsMap | default "" | toString }}
+{{- end }}
+{{- define "dashboard-apiserver.initialTokenKey" -}}
+{{- dig "existingSecretKeys" "initialServiceAccountToken" "initial-service-account-token" .Values.AsMap | default "initial-service-account-token" }}
 {{- end }}
 
 {{/*
@@ -122,13 +133,27 @@ Included from every template that depends on them; renders nothing.
 {{- if or (lt $port 1) (gt $port 65535) }}
 {{- fail (printf "server.http_port must be a port number in 1..65535 (0, \"any free port\", cannot be probed), got %v" .Values.server.http_port) }}
 {{- end }}
+{{- if eq (toString .Values.server.edition) "cloud" }}
+{{- if not (regexMatch "^[0-9]{1,20}$" (toString .Values.server.stack_id)) }}
+{{- fail "server.edition=cloud needs server.stack_id, the stack's numeric id (organization 1 is namespace stacks-<stack_id>)" }}
+{{- end }}
+{{- if and (not .Values.existingSecret) (not (include "dashboard-apiserver.initialToken" .)) }}
+{{- fail "server.edition=cloud takes bearer tokens only, so it needs a first one: set auth.initial_service_account_token (`docker run --rm <image> --new-service-account-token` prints one), or put it in existingSecret under existingSecretKeys.initialServiceAccountToken" }}
+{{- end }}
+{{- end }}
+{{- with include "dashboard-apiserver.initialToken" . }}
+{{- if not (regexMatch "^svcsa_[0-9A-Za-z]{32}_[0-9a-f]{8}$" .) }}
+{{- fail "auth.initial_service_account_token must be a token of the server's format, svcsa_<32 letters or digits>_<8 hex digits> (`docker run --rm <image> --new-service-account-token` prints one)" }}
+{{- end }}
+{{- end }}
 {{- if and (not (kindIs "invalid" .Values.terminationGracePeriodSeconds)) (le (int64 .Values.terminationGracePeriodSeconds) (include "dashboard-apiserver.drainSeconds" . | int64)) }}
 {{- fail "terminationGracePeriodSeconds must be greater than server.shutdown_timeout_seconds + preStopSleepSeconds, or the kubelet kills the server while it drains" }}
 {{- end }}
 {{- /* The server refuses unknown settings at start-up; refuse them here, before any pod crash-loops. */}}
 {{- range $section, $keys := include "dashboard-apiserver.knownSettings" . | fromYaml }}
 {{- $given := index $.Values $section }}
-{{- if not (kindIs "map" $given) }}
+{{- /* A section the release's values lack (--reuse-values from an older chart) is empty. */}}
+{{- if and (not (kindIs "invalid" $given)) (not (kindIs "map" $given)) }}
 {{- fail (printf "%s must be a map of settings, got %v" $section $given) }}
 {{- end }}
 {{- range $key, $_ := $given }}
@@ -141,11 +166,11 @@ Included from every template that depends on them; renders nothing.
 
 {{/*
 The settings of each config.ini section, as the server reads them (pkg/config/config-schema.ts), plus the
-chart's own keys (server.tls). Secrets (database.url, security.admin_password, security.secret_key) go to the
-Secret and are left out of config.ini.
+chart's own keys (server.tls). Secrets (database.url, security.admin_password, security.secret_key,
+auth.initial_service_account_token) go to the Secret and are left out of config.ini.
 */}}
 {{- define "dashboard-apiserver.knownSettings" -}}
-server: [protocol, http_addr, http_port, root_url, cert_file, cert_key, min_tls_version, max_request_body_bytes, shutdown_timeout_seconds, edition, tls]
+server: [protocol, http_addr, http_port, root_url, cert_file, cert_key, min_tls_version, max_request_body_bytes, shutdown_timeout_seconds, edition, stack_id, tls]
 database: [url, max_open_conn, migration_lock_timeout_seconds]
 registry: [history_window_seconds, compaction_interval_seconds, watch_poll_interval_ms]
 security: [admin_user, admin_password, admin_email, secret_key]
@@ -153,6 +178,7 @@ paths: [data, provisioning]
 feature_toggles: [nestedFolders, enable]
 dashboards: [min_refresh_interval, versions_to_keep]
 users: [auto_assign_org_role]
+auth: [login_cookie_name, login_maximum_lifetime_duration, login_maximum_inactive_lifetime_duration, initial_service_account_token]
 log: [level]
 {{- end }}
 
@@ -200,8 +226,8 @@ httpGet:
 config.ini: every section in the server's order, secrets and chart-only keys left out.
 */}}
 {{- define "dashboard-apiserver.configIni" -}}
-{{- $skip := dict "server" (list "tls") "database" (list "url") "security" (list "admin_password" "secret_key") }}
-{{- range $i, $section := list "server" "database" "registry" "security" "paths" "feature_toggles" "dashboards" "users" "log" }}
+{{- $skip := dict "server" (list "tls") "database" (list "url") "security" (list "admin_password" "secret_key") "auth" (list "initial_service_account_token") }}
+{{- range $i, $section := list "server" "database" "registry" "security" "paths" "feature_toggles" "dashboards" "users" "auth" "log" }}
 {{- if $i }}{{ "\n\n" }}{{ end }}
 {{- include "dashboard-apiserver.iniSection" (dict "name" $section "values" (index $.Values $section) "skip" (get $skip $section)) }}
 {{- end }}
