@@ -168,9 +168,11 @@ export interface Storage {
   objectHistory(key: ResourceKey, opts: { limit: number; before?: number }): Promise<HistoryEvent[]>;
   /**
    * Forget history older than `before`: lists and watches may no longer resume from there. Superseded versions
-   * are dropped unless `keepSuperseded` (kinds whose history is a feature, like dashboard versions).
+   * are dropped unless `keepSuperseded` (kinds whose history is a feature, like dashboard versions); with
+   * `{ generations: n }` only the rows of each object's newest n generations (`metadata.generation` of one
+   * `metadata.uid`) are kept. The newest row of a name below `before` is always kept: a list at `before` shows it.
    */
-  compact(type: GroupResource, before: number, opts: { keepSuperseded: boolean }): Promise<{ deleted: number }>;
+  compact(type: GroupResource, before: number, opts: { keepSuperseded: boolean | { generations: number } }): Promise<{ deleted: number }>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

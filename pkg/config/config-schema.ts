@@ -109,7 +109,7 @@ const dashboardsSchema = z.object({
     .regex(/^\d+(ms|s|m|h|d)$/, 'expected a duration such as 500ms, 5s, 1m, 1h, 1d')
     .default('5s')
     .describe('shortest dashboard refresh allowed, e.g. 5s, 1m'),
-  versions_to_keep: int(20, 1),
+  versions_to_keep: int(20, 1).describe('each dashboard keeps its newest versions, this many; older ones are no longer listed or restorable'),
 });
 
 const usersSchema = z.object({ auto_assign_org_role: oneOf(['Viewer', 'Editor', 'Admin'], 'Viewer') });

@@ -61,6 +61,18 @@ async function* versionsOf(storage: Storage, key: ResourceKey, uid: string, befo
 
 const generationOf = (row: HistoryEvent) => (row.value as unknown as Resource).metadata.generation;
 
+/**
+ * The resourceVersion of the oldest version kept when an object keeps its newest `keep` (0 when it keeps every one).
+ * Older versions are hidden from the write that pushed them out; compaction removes their rows only once they
+ * leave the history window, as lists and watches resuming there may still need them.
+ */
+async function oldestKept(storage: Storage, key: ResourceKey, uid: string, keep: number | undefined): Promise<number> {
+  if (keep === undefined) return 0;
+  let n = 0;
+  for await (const row of versionsOf(storage, key, uid)) if (++n === keep) return row.resourceVersion;
+  return 0;
+}
+
 /** Where a history page resumes: a registry continue token naming the object and the version it stopped after. */
 function resumeBefore(token: string | undefined, name: string): number | undefined {
   if (token === undefined) return undefined;
@@ -71,7 +83,8 @@ function resumeBefore(token: string | undefined, name: string): number | undefin
 
 /**
  * A page of the versions of `current` (the object as stored now), newest first; `present` turns a row into the
- * object clients see. The registry's `history` calls this after checking the caller may read the object.
+ * object clients see; with `keep`, only the newest `keep` versions exist (the kind's retention). The registry's
+ * `history` calls this after checking the caller may read the object.
  *
  * @example
  *   const page = await historyPage(storage, key, current, { limit: 2 }, present);
@@ -84,10 +97,13 @@ export async function historyPage(
   current: Resource,
   opts: HistoryOptions,
   present: (row: HistoryEvent) => Resource,
+  keep?: number,
 ): Promise<HistoryPage> {
   const items: ObjectVersion[] = [];
   let last: HistoryEvent | undefined;
+  const floor = await oldestKept(storage, key, current.metadata.uid, keep);
   for await (const row of versionsOf(storage, key, current.metadata.uid, resumeBefore(opts.continue, key.name))) {
+    if (row.resourceVersion < floor) break;
     if (opts.limit !== undefined && items.length >= opts.limit) {
       return { items, continue: encodeContinue(last!.resourceVersion, key.name) };
     }
@@ -97,15 +113,18 @@ export async function historyPage(
   return { items };
 }
 
-/** One generation of `current`'s history, or undefined when it has none such. */
+/** One generation of `current`'s history, or undefined when it has none such (or no longer keeps it). */
 export async function historyVersion(
   storage: Storage,
   key: ResourceKey,
   current: Resource,
   generation: number,
   present: (row: HistoryEvent) => Resource,
+  keep?: number,
 ): Promise<ObjectVersion | undefined> {
+  const floor = await oldestKept(storage, key, current.metadata.uid, keep);
   for await (const row of versionsOf(storage, key, current.metadata.uid)) {
+    if (row.resourceVersion < floor) return undefined;
     const g = generationOf(row);
     if (g === generation) return { generation: g, object: present(row) };
     if (g < generation) return undefined;

@@ -1,4 +1,4 @@
-export { Registry, type RegistryOptions } from './store';
+export { keptVersions, Registry, type RegistryOptions } from './store';
 export type { AccessCheck, AccessObject, AccessTarget, DeleteOptions, ListOptions, RequestContext, Requester, WriteOptions } from './context';
 export { Compactor } from './compactor';
 export type { HistoryOptions, HistoryPage, ObjectVersion } from './history';

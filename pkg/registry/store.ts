@@ -20,6 +20,22 @@ import { causesFromZod } from './zod-causes';
 
 export interface RegistryOptions {
   nestedFolders: boolean;
+  /**
+   * How many versions each kind that `keepsHistory` keeps, by group and resource (`dashboards.dashboard.svc.app`);
+   * a kind not named keeps every version. See {@link keptVersions}.
+   */
+  versionsToKeep?: Readonly<Record<string, number>>;
+}
+
+/**
+ * How many versions of a kind's objects its history keeps: `'all'`, or the newest n. Kinds that do not keep
+ * history keep none beyond what lists and watches need.
+ *
+ * @example keptVersions(dashboardKind, { 'dashboards.dashboard.svc.app': 20 }) // 20
+ */
+export function keptVersions(kind: KindRegistration, versionsToKeep: Readonly<Record<string, number>> = {}): number | 'all' | 0 {
+  if (!kind.keepsHistory) return 0;
+  return versionsToKeep[`${kind.plural}.${kind.group}`] ?? 'all';
 }
 
 /** How often a generated name is retried when it collides. */
@@ -43,6 +59,7 @@ const timestamp = (d = new Date()) => `${d.toISOString().slice(0, 19)}Z`;
  */
 export class Registry {
   private readonly folders: FolderRules;
+  private readonly versionsToKeep: Readonly<Record<string, number>>;
 
   constructor(
     readonly storage: Storage,
@@ -50,6 +67,13 @@ export class Registry {
     options: RegistryOptions,
   ) {
     this.folders = { folderKind: kinds.find((k) => k.isFolder), nestedFolders: options.nestedFolders };
+    this.versionsToKeep = options.versionsToKeep ?? {};
+  }
+
+  /** The newest versions an object of `kind` shows in its history; undefined: every one that storage still has. */
+  private historyLimit(kind: KindRegistration): number | undefined {
+    const kept = keptVersions(kind, this.versionsToKeep);
+    return typeof kept === 'number' && kept > 0 ? kept : undefined;
   }
 
   async init(): Promise<void> {
@@ -112,8 +136,8 @@ export class Registry {
 
   /**
    * The versions of an object (its generations), newest first, paged with the registry's continue tokens. Who may
-   * read the object may read its history. Kinds with `keepsHistory` keep every version; others only what compaction
-   * has not yet dropped.
+   * read the object may read its history. Kinds with `keepsHistory` keep every version, or their newest
+   * `versionsToKeep`; others only what compaction has not yet dropped.
    *
    * @example
    *   const page = await registry.history(ctx, dashboardKind, 'abc', { limit: 10 });
@@ -121,13 +145,13 @@ export class Registry {
    */
   async history(ctx: RequestContext, kind: KindRegistration, name: string, opts: HistoryOptions = {}): Promise<HistoryPage> {
     const current = await this.get(ctx, kind, name);
-    return this.call(kind, name, () => historyPage(this.storage, this.key(ctx, kind, name), current, opts, (row) => this.present(kind, row)));
+    return this.call(kind, name, () => historyPage(this.storage, this.key(ctx, kind, name), current, opts, (row) => this.present(kind, row), this.historyLimit(kind)));
   }
 
   /** One version (generation) of an object, or undefined when it has none such; access as {@link history}. */
   async historyVersion(ctx: RequestContext, kind: KindRegistration, name: string, generation: number): Promise<ObjectVersion | undefined> {
     const current = await this.get(ctx, kind, name);
-    return this.call(kind, name, () => historyVersion(this.storage, this.key(ctx, kind, name), current, generation, (row) => this.present(kind, row)));
+    return this.call(kind, name, () => historyVersion(this.storage, this.key(ctx, kind, name), current, generation, (row) => this.present(kind, row), this.historyLimit(kind)));
   }
 
   /**

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { allKinds } from '../../apis';
+import { allKinds, dashboardKind } from '../../apis';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import { Compactor, Registry } from '../registry';
+import { Compactor, Registry, type RegistryOptions } from '../registry';
 import { openStorage, type Storage } from '../../storage';
 import { createApp } from './app';
 import { readBuildInfo } from './build-info';
@@ -21,6 +21,19 @@ export interface RunningServer {
 }
 
 /**
+ * The registry's options from the configuration: folders nest per `feature_toggles.nestedFolders`, and dashboards
+ * keep their newest `dashboards.versions_to_keep` versions.
+ *
+ * @example new Registry(storage, kinds, registryOptions(config))
+ */
+export function registryOptions(config: Config): Required<RegistryOptions> {
+  return {
+    nestedFolders: config.feature_toggles.nestedFolders,
+    versionsToKeep: { [`${dashboardKind.plural}.${dashboardKind.group}`]: config.dashboards.versions_to_keep },
+  };
+}
+
+/**
  * Prepares TLS (with `server.protocol = https`), opens the database, migrates, registers the kinds and listens:
  * the whole server, as cmd/ and tests start it. TLS comes first so that a bad certificate stops start-up before
  * anything is opened.
@@ -30,9 +43,10 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
   const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
   // Alpha versions are served only when a feature toggle names them (spec §9.2).
   const kinds = servedKinds(allKinds, enabledAlphaFromToggles(config.feature_toggles.enable));
-  const registry = new Registry(storage, kinds, { nestedFolders: config.feature_toggles.nestedFolders });
+  const options = registryOptions(config);
+  const registry = new Registry(storage, kinds, options);
   await registry.init();
-  const compactor = new Compactor(storage, kinds, config.registry.history_window_seconds, log);
+  const compactor = new Compactor(storage, kinds, config.registry.history_window_seconds, log, options.versionsToKeep);
   compactor.start(config.registry.compaction_interval_seconds);
 
   const { app, setDraining, watchHub, identityReady } = createApp({ config, storage, registry, log, build: readBuildInfo() });

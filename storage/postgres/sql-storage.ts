@@ -176,12 +176,25 @@ export class SqlStorage implements Storage {
     return rows.map((r) => toEvent(key, r));
   }
 
-  async compact(t: GroupResource, before: number, opts: { keepSuperseded: boolean }): Promise<{ deleted: number }> {
+  async compact(t: GroupResource, before: number, opts: { keepSuperseded: boolean | { generations: number } }): Promise<{ deleted: number }> {
+    const keep = opts.keepSuperseded;
     return this.db.transaction().execute(async (trx) => {
       // The newest row of each name below `before` is what a list at `before` shows: keep it unless it is a
-      // deletion (then the name's whole past goes); drop what it superseded unless the kind keeps its history.
+      // deletion (then the name's whole past goes); drop what it superseded unless the kind keeps its history, or
+      // keeps only its newest generations and the row is of an older one.
+      const superseded =
+        keep === true ? sql`false` : keep === false ? sql`true` : sql`h.resource_version IN (SELECT resource_version FROM ranked WHERE generation_rank > ${keep.generations})`;
+      // Ranks each object's generations newest first; a name's earlier lives (other uids) rank on their own.
+      const ranked = sql`
+        ranked AS (
+          SELECT resource_version, dense_rank() OVER (
+            PARTITION BY namespace, name, value->'metadata'->>'uid'
+            ORDER BY coalesce((value->'metadata'->>'generation')::bigint, 0) DESC) AS generation_rank
+          FROM resource_history
+          WHERE "group" = ${t.group} AND resource = ${t.resource}
+        ),`;
       const result = await sql`
-        WITH latest AS (
+        WITH ${typeof keep === 'object' ? ranked : sql``} latest AS (
           SELECT DISTINCT ON (namespace, name) namespace, name, resource_version, action
           FROM resource_history
           WHERE "group" = ${t.group} AND resource = ${t.resource} AND resource_version < ${before}
@@ -191,7 +204,7 @@ export class SqlStorage implements Storage {
         WHERE h."group" = ${t.group} AND h.resource = ${t.resource}
           AND h.namespace = l.namespace AND h.name = l.name
           AND h.resource_version <= l.resource_version
-          AND (l.action = 'DELETED' OR (${!opts.keepSuperseded} AND h.resource_version < l.resource_version))`.execute(trx);
+          AND (l.action = 'DELETED' OR (h.resource_version < l.resource_version AND ${superseded}))`.execute(trx);
       await trx
         .updateTable('resource_version')
         .set({ oldest_resumable: sql<number>`greatest(oldest_resumable, ${before}::bigint)` })

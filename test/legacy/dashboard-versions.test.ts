@@ -2,7 +2,11 @@
  * Dashboard version history through the legacy API (spec §4.4, §2.13): the registry's history of the Dashboard
  * kind, paged with the registry's continue tokens, one version read with its data, and restore.
  */
+import { allKinds } from '../../apis';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { silentLogger } from '../../pkg/log';
+import { Compactor } from '../../pkg/registry';
+import { registryOptions } from '../../pkg/server/server';
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, RFC3339 } from '../support/paths';
 
@@ -126,4 +130,47 @@ test("another org's history is not reachable", async () => {
   expect((await versions('theirs')).status).toBe(404);
   expect((await t.as.get('/api/dashboards/uid/theirs/versions/1')).status).toBe(404);
   expect((await versions('theirs').set('X-Svc-Org-Id', String(org.id))).body.versions).toHaveLength(1);
+});
+
+describe('dashboards.versions_to_keep', () => {
+  let five: TestApp;
+  beforeAll(async () => {
+    five = await startTestApp(['--dashboards.versions_to_keep=5']);
+  });
+  afterAll(() => five.close());
+
+  test('keeps the newest versions of each dashboard: older ones are gone from the list and 404', async () => {
+    let id = 0;
+    for (let i = 0; i < 12; i++) {
+      const res = await five.as.post('/api/dashboards/db').send({ dashboard: { id: id || null, uid: 'kept', title: `Save ${i + 1}`, version: i } });
+      expect(res.status).toBe(200);
+      id = res.body.id;
+    }
+    const listed = async (query = '') => (await five.as.get(`/api/dashboards/uid/kept/versions${query}`)).body;
+    expect((await listed()).versions.map((v: { version: number }) => v.version)).toEqual([12, 11, 10, 9, 8]);
+    // Paged, the last page ends at the oldest kept version with no further token.
+    const first = await listed('?limit=3');
+    expect(first.versions.map((v: { version: number }) => v.version)).toEqual([12, 11, 10]);
+    const second = await listed(`?limit=3&continueToken=${first.continueToken}`);
+    expect([second.versions.map((v: { version: number }) => v.version), second.continueToken]).toEqual([[9, 8], '']);
+    expect((await five.as.get('/api/dashboards/uid/kept/versions/8')).body.data).toMatchObject({ title: 'Save 8' });
+    const old = await five.as.get('/api/dashboards/uid/kept/versions/7');
+    expect([old.status, old.body]).toEqual([404, { message: `Dashboard version 7 not found for dashboardId ${id}` }]);
+    expect((await five.as.post('/api/dashboards/uid/kept/restore').send({ version: 3 })).status).toBe(404);
+
+    // Compaction then removes their rows once past the history window, and what is shown stays the same.
+    const compactor = new Compactor(five.storage, allKinds, five.config.registry.history_window_seconds, silentLogger, registryOptions(five.config).versionsToKeep);
+    expect(await compactor.compactOnce(Date.now() + 2 * 3_600_000)).toBeGreaterThanOrEqual(7);
+    const rows = await five.storage.objectHistory({ group: 'dashboard.svc.app', resource: 'dashboards', namespace: 'default', name: 'kept' }, { limit: 100 });
+    expect(rows).toHaveLength(5);
+    expect((await listed()).versions.map((v: { version: number }) => v.version)).toEqual([12, 11, 10, 9, 8]);
+    expect((await five.as.get('/api/dashboards/uid/kept')).body.dashboard).toMatchObject({ title: 'Save 12', version: 12 });
+  });
+
+  test('by default a dashboard keeps its newest 20', async () => {
+    await history('twenty', Array.from({ length: 22 }, (_, i) => `Save ${i + 1}`));
+    const shown = (await versions('twenty')).body.versions.map((v: { version: number }) => v.version);
+    expect(shown).toEqual(Array.from({ length: 20 }, (_, i) => 22 - i));
+    expect((await t.as.get('/api/dashboards/uid/twenty/versions/2')).status).toBe(404);
+  });
 });

@@ -262,6 +262,40 @@ describe.each<Backend>(['postgres', 'embedded'])('storage conformance (%s)', (ba
     await storage.compact(C, (await storage.versions(C)).current + 1, { keepSuperseded: true });
     expect(await storage.objectHistory(k('kept'), { limit: 10 })).toHaveLength(2);
   });
+
+  test('compaction may keep only the newest generations of each object, and never what a list at the cut shows', async () => {
+    const G = { group: 'test.svc.app', resource: 'generations' };
+    const k = (name: string): ResourceKey => ({ ...G, namespace: 'default', name });
+    await storage.registerTypes([G]);
+    const gen = (name: string, uid: string, generation: number, labels: Record<string, string> = {}) => obj(name, { uid, generation, labels });
+    // Generations 1..6 of `many`, generation 3 written twice (a label change makes no new generation).
+    let rv = (await storage.transact((tx) => tx.create(k('many'), gen('many', 'u1', 1), noFolder))).resourceVersion;
+    const rows: Record<string, number> = { '1': rv };
+    for (const [g, labels] of [[2, {}], [3, {}], [3, { x: 'y' }], [4, {}], [5, {}]] as const) {
+      rv = (await storage.transact((tx) => tx.update(k('many'), gen('many', 'u1', g, labels), rv, noFolder))).resourceVersion;
+      rows[Object.keys(labels).length ? '3b' : String(g)] = rv;
+    }
+    // An object of two generations: fewer than kept.
+    const few = await storage.transact((tx) => tx.create(k('few'), gen('few', 'f', 1), noFolder));
+    await storage.transact((tx) => tx.update(k('few'), gen('few', 'f', 2), few.resourceVersion, noFolder));
+    const cut = (await storage.versions(G)).current + 1;
+    // Written after the cut: generation 6 is the newest; 5 is what a list at the cut shows.
+    rv = (await storage.transact((tx) => tx.update(k('many'), gen('many', 'u1', 6), rv, noFolder))).resourceVersion;
+    rows['6'] = rv;
+
+    await storage.compact(G, cut, { keepSuperseded: { generations: 3 } });
+    const left = (name: string) => storage.objectHistory(k(name), { limit: 20 }).then((h) => h.map((e) => e.resourceVersion));
+    // Generations 6, 5 and 4 are kept (3, 3b, 2, 1 go).
+    expect(await left('many')).toEqual([rows['6'], rows['5'], rows['4']]);
+    expect(await left('few')).toHaveLength(2);
+
+    // Generation 5 stays while a list at the cut needs it, even with one generation kept.
+    await storage.compact(G, cut, { keepSuperseded: { generations: 1 } });
+    expect(await left('many')).toEqual([rows['6'], rows['5']]);
+    const atCut = await storage.list({ ...G, namespace: 'default', atResourceVersion: cut });
+    expect(atCut.items.find((i) => i.key.name === 'many')?.resourceVersion).toBe(rows['5']);
+    expect(await left('few')).toHaveLength(1);
+  });
 });
 
 describe('embedded backend on disk', () => {

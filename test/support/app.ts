@@ -6,6 +6,7 @@ import { silentLogger } from '../../pkg/log';
 import { Registry } from '../../pkg/registry';
 import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
 import { createApp } from '../../pkg/server/app';
+import { registryOptions } from '../../pkg/server/server';
 import { openStorage, type Storage } from '../../storage';
 import { type Backend, createTestDatabase, testBackend } from './backend';
 
@@ -36,7 +37,7 @@ export async function startTestApp(flags: string[] = [], backend: Backend = test
   const db = await createTestDatabase(backend);
   const config = loadConfig({ argv: flags, env: {}, cwd: process.cwd() });
   const storage = await openStorage({ url: db.url, dataDir: '', inMemory: true, maxConnections: 20 });
-  const registry = new Registry(storage, allKinds, { nestedFolders: config.feature_toggles.nestedFolders });
+  const registry = new Registry(storage, allKinds, registryOptions(config));
   await registry.init();
   const { app, users, identityReady } = createApp({ config, storage, registry, log: silentLogger, build: { version: 'test', commit: 'test' } });
   // Org 1 and the admin exist before the first request, so a test's first call does not pay for the bootstrap.
