@@ -67,6 +67,12 @@ function scalarProblem(value: unknown): string | undefined {
   }
 }
 
+/** An object literal's kind: its prototype is Object.prototype (of any realm: structuredClone's are another's) or null. */
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
 /**
  * The first thing in a decoded JSON value that cannot be stored, or undefined: a string (or key) with NUL or a lone
  * surrogate, a non-finite number, a `__proto__` key, something JSON has no form for, or nesting deeper than
@@ -87,8 +93,7 @@ export function jsonProblem(value: unknown, opts: { maxDepth?: number; path?: st
   const stack: Frame[] = [{ value, depth: opts.depth ?? 1, path }];
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
     if (frame.depth > maxDepth) return { path: frame.path, message: `is nested more than ${maxDepth} levels deep` };
-    const proto = Object.getPrototypeOf(frame.value);
-    if (!Array.isArray(frame.value) && proto !== Object.prototype && proto !== null) return { path: frame.path, message: 'is not a JSON value' };
+    if (!Array.isArray(frame.value) && !isPlainObject(frame.value)) return { path: frame.path, message: 'is not a JSON value' };
     const entries: [string | number, unknown][] = Array.isArray(frame.value) ? frame.value.map((v, i) => [i, v]) : Object.entries(frame.value);
     for (const [key, v] of entries) {
       if (typeof key === 'string') {

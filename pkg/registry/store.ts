@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type StatusCause, StatusError } from '../errors';
-import { Annotations, jsonEqual, Labels, type JsonObject, type KindRegistration, type ManagedFieldsEntry, type Resource, type ResourceList } from '../meta';
+import { Annotations, jsonEqual, jsonProblem, Labels, type JsonObject, type KindRegistration, type ManagedFieldsEntry, type Resource, type ResourceList } from '../meta';
 import { type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
 import { applyConfiguration, syncLastApplied } from './apply';
 import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from './apply-config';
@@ -529,6 +529,10 @@ export class Registry {
   }
 
   private validate(kind: KindRegistration, obj: Resource, old?: Resource, metaCauses: StatusCause[] = []): void {
+    // What every request body is held to, held again whatever produced the object: a JSON patch can nest a value
+    // under another until no recursive walk of it would return.
+    const unstorable = jsonProblem(obj.spec, { path: 'spec', depth: 2 }) ?? jsonProblem(obj.metadata.annotations ?? {}, { path: 'metadata.annotations', depth: 3 });
+    if (unstorable) throw StatusError.invalid(kind, obj.metadata.name, [{ field: unstorable.path, message: unstorable.message }]);
     const parsed = kind.specSchema.safeParse(obj.spec, { reportInput: true });
     const causes: StatusCause[] = [...metaCauses, ...(parsed.success ? [] : causesFromZod(parsed.error, 'spec'))];
     if (parsed.success) {

@@ -99,6 +99,7 @@ const cases: Case[] = [
   ['apis: a merge patch nested 10,000 deep', () => t.as.patch(`${D}/d1`).set('Content-Type', MERGE).send(`{"spec":{"x":${deepText(10_000)}}}`), /nested more than 100/],
   ['apis: an apply patch nested 10,000 deep', () => apply('d1', `{"apiVersion":"dashboard.svc.app/v1beta1","kind":"Dashboard","metadata":{"name":"d1"},"spec":{"title":"D1","x":${deepText(10_000)}}}`), /nested more than 100/],
   ['apis: an apply patch nested 200 deep', () => apply('d1', `{"apiVersion":"dashboard.svc.app/v1beta1","kind":"Dashboard","metadata":{"name":"d1"},"spec":{"title":"D1","x":${deepText(200)}}}`), /nested more than 100/],
+  ['apis: a JSON patch that nests an object past the limit', () => t.as.patch(`${D}/deep`).set('Content-Type', JSON_PATCH).send([{ op: 'add', path: `/spec${'/n'.repeat(60)}`, value: nested(60) }]), /spec\.n.*nested more than 100/],
   // YAML.
   ['apis: a YAML alias bomb', () => apply('d1', aliasBomb()), /alias/],
   // Bodies of the wrong shape, keys and numbers JSON objects should not have.
