@@ -2,6 +2,7 @@ import { type Request, Router } from 'express';
 import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
 import { isAnonymous, isServiceAccount, permissionDeniedError } from '../../pkg/auth/org-access';
 import type { LastSeenTracker } from '../../pkg/auth/last-seen';
+import type { OrgRole } from '../../pkg/auth/permissions';
 import type { SessionStore } from '../../pkg/auth/sessions';
 import { StatusError } from '../../pkg/errors';
 import {
@@ -44,8 +45,9 @@ export function object(body: unknown): Record<string, unknown> {
 /**
  * The signed-in user's endpoints and the server-admin user endpoints of spec §4.11, as clients of the identity
  * kinds: bind the legacy body, write as the caller, convert back. Passwords are hashed at once and never returned.
+ * A user the admin creates joins its organization with `newUserRole` (`users.auto_assign_org_role`).
  */
-export function legacyUsersRouter(users: IdentityDirectory, sessions?: SessionStore, lastSeen?: LastSeenTracker): Router {
+export function legacyUsersRouter(users: IdentityDirectory, sessions?: SessionStore, lastSeen?: LastSeenTracker, newUserRole: OrgRole = 'Viewer'): Router {
   const router = Router();
 
   /** The users a search finds, as hits, with their last activity. */
@@ -100,7 +102,7 @@ export function legacyUsersRouter(users: IdentityDirectory, sessions?: SessionSt
     const wanted = fromAdminCreateUserForm(form);
     if (!(await users.orgById(wanted.orgId ?? 1))) throw new StatusError(400, 'BadRequest', 'Organization not found');
     const created = await users.createUser({ identity: req.user!.identity }, wanted);
-    await users.setRole({ identity: req.user!.identity }, created.orgId, created.id, 'Viewer');
+    await users.setRole({ identity: req.user!.identity }, created.orgId, created.id, newUserRole);
     res.json({ id: created.id, uid: created.uid, message: 'User created' });
   });
 

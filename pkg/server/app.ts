@@ -149,7 +149,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(discoveryRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha }));
   app.use(apisOpenApiRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha, build: deps.build }));
   app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? storedOrgs(users), subresources, watchHub, log: deps.log }));
-  app.use(legacyUsersRouter(users, sessions, lastSeen));
+  app.use(legacyUsersRouter(users, sessions, lastSeen, deps.config.users.auto_assign_org_role));
   app.use(authTokensRouter(users, sessions));
   app.use(legacyOrgsRouter(users, lastSeen));
   app.use(legacyTeamsRouter(users, teams));

@@ -115,6 +115,18 @@ describe('admin users endpoints', () => {
     expect((await as('dora').get('/api/user')).status).toBe(401);
     expect((await t.as.delete(`/api/admin/users/${id}`)).body).toEqual({ message: 'User not found' });
   });
+
+  it('new users join with users.auto_assign_org_role', async () => {
+    const editors = await startTestApp(['--users.auto_assign_org_role=Editor']);
+    try {
+      const res = await editors.as.post('/api/admin/users').send({ login: 'eve', password: 'password1' });
+      expect(res.status).toBe(200);
+      const orgs = await editors.anonymous.get('/api/user/orgs').auth('eve', 'password1');
+      expect(orgs.body).toEqual([{ orgId: 1, name: 'Main Org.', role: 'Editor' }]);
+    } finally {
+      await editors.close();
+    }
+  });
 });
 
 describe('organizations', () => {
