@@ -6,7 +6,7 @@ import { namespaceOf } from '../server/namespaces';
 import { Authorizer, type FolderTree, type ManagedPermissionSource, type PermissionSource, type RoleSource } from './authorizer';
 import type { Identity } from './basic-auth';
 import { DeletionViews } from './deletion-view';
-import { defaultPermissionItems, type Subject } from './permissions';
+import { defaultPermissionItems, type OrgRole, type Subject } from './permissions';
 import type { StoredPermissions } from './stored-permissions';
 
 /** The teams a user belongs to in an org (teams feed managed permissions and custom roles). */
@@ -112,7 +112,12 @@ function isGuarded(obj: AccessObject): obj is AccessObject & { resource: 'folder
 /** Sets `req.access` from `req.user`: mount after authentication and organization selection. */
 export function attachAccess(access: AccessControl): RequestHandler {
   return (req, _res, next) => {
-    if (req.user) req.access = access.forIdentity(req.user);
+    if (req.user) {
+      const user = req.user;
+      req.access = access.forIdentity(user);
+      // A list across namespaces checks each org's objects with the caller's role there.
+      req.accessIn = (orgId, orgRole) => access.forIdentity({ ...user, orgId, orgRole });
+    }
     next();
   };
 }
@@ -187,6 +192,10 @@ declare global {
     interface Request {
       /** The caller's permissions (attachAccess). */
       access?: AccessCheck;
+      /** The caller's permissions in another of its organizations, with its role there (attachAccess). */
+      accessIn?: (orgId: number, orgRole: OrgRole) => AccessCheck;
+      /** A list across namespaces: the caller's organizations it may list the kind in, with its role (apisOrgAccess). */
+      orgScopes?: { orgId: number; role: OrgRole }[];
     }
   }
 }

@@ -81,6 +81,16 @@ export function apisOrgAccess(users: IdentityDirectory, kinds: readonly KindRegi
   const declared = new Set(kinds.filter((k) => k.access).map((k) => `${k.group}/${k.plural}`));
   const orgs = storedOrgs(users);
   return async (req, _res, next) => {
+    const across = /^\/([^/]+)\/([^/]+)\/([^/]+)\/?$/.exec(req.path);
+    if (across && across[3] !== 'namespaces') {
+      // A list across namespaces shows the organizations the caller belongs to (server admins included: like any
+      // user, they see an org's objects by a membership), each where its role may list the kind.
+      const perObject = declared.has(`${across[1]}/${across[3]}`);
+      const user = req.user!;
+      const memberships = hasOneOrg(user) ? (user.orgRole ? [{ orgId: user.orgId, role: user.orgRole }] : []) : (await users.orgsOf(user.userId)).map((m) => ({ orgId: m.org.id, role: m.role }));
+      req.orgScopes = memberships.filter((m) => perObject || roleIncludes(m.role, 'Viewer'));
+      return next();
+    }
     const m = /^\/([^/]+)\/([^/]+)\/namespaces\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?/.exec(req.path);
     if (!m) return next();
     const [, group, , namespace, resource = '', name = ''] = m;

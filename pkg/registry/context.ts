@@ -81,4 +81,9 @@ export interface ListOptions {
    * folder, as the legacy folder and search lists ask for them. In-process only (no /apis parameter maps to it).
    */
   folder?: string;
+  /**
+   * Where to start, as a decoded continue token: the collection at that resourceVersion, names after `after` ('' =
+   * from the first). In-process only: a list across namespaces reads every namespace at one version.
+   */
+  position?: { resourceVersion: number; after: string };
 }

@@ -1,5 +1,6 @@
 export { keptVersions, Registry, type RegistryOptions } from './store';
 export type { AccessCheck, AccessObject, AccessTarget, DeleteOptions, ListOptions, RequestContext, Requester, WriteOptions } from './context';
 export { Compactor } from './compactor';
+export { listAcross } from './list-across';
 export type { HistoryOptions, HistoryPage, ObjectVersion } from './history';
 export { searchFieldsOf, type SearchRequest, type SearchResult } from './search';

@@ -100,9 +100,9 @@ export class Registry {
 
   async list(ctx: RequestContext, kind: KindRegistration, opts: ListOptions): Promise<ResourceList> {
     const selection = selectionOf(ctx, opts);
-    let position: { resourceVersion: number; after: string } | undefined;
-    if (opts.continue) {
-      position = decodeContinue(opts.continue);
+    let position = opts.position;
+    if (opts.continue) position = decodeContinue(opts.continue);
+    if (position) {
       const versions = await this.call(kind, '', () => this.storage.versions(typeOf(kind)));
       if (position.resourceVersion > versions.current) throw StatusError.badRequest('continue key is not valid: resourceVersion is in the future');
       if (position.resourceVersion < versions.oldestResumable) throw StatusError.expired(EXPIRED_CONTINUE);

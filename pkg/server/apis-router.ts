@@ -1,11 +1,11 @@
 import express, { type Request, type Response, Router } from 'express';
 import { StatusError } from '../errors';
 import type { KindRegistration } from '../meta';
-import type { DeleteOptions, ListOptions, Registry, RequestContext } from '../registry';
+import { type DeleteOptions, listAcross, type ListOptions, type Registry, type RequestContext } from '../registry';
 import { defaultFieldManager, validateFieldManager } from '../registry/managed-fields';
 import type { Logger } from '../log';
 import type { WatchHub } from '../registry/watch';
-import { type OrgDirectory, resolveNamespace } from './namespaces';
+import { namespaceOf, type OrgDirectory, resolveNamespace } from './namespaces';
 import { negotiate } from './negotiate';
 import { requestContext } from './request-context';
 import { decodeRequestBody, handlePatch, rawBodyOf, sendWarnings } from './patch-handler';
@@ -95,6 +95,18 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log }: Apis
     const sub = subresources.find((s) => s.kind === kind && s.name === req.params.subresource);
     if (!sub) throw NOT_FOUND();
     res.json(await sub.get(ctx, req.params.name as string, req));
+  });
+
+  // Across namespaces (`kubectl get -A`): the caller's organizations it may list the kind in (apisOrgAccess), each
+  // with its rights there.
+  router.get('/apis/:group/:version/:resource', async (req, res) => {
+    const { group, version, resource } = req.params as Record<string, string>;
+    const kind = registry.find(group, version, resource);
+    if (!kind) throw NOT_FOUND();
+    if (isWatchRequest(req)) throw StatusError.badRequest(`a watch across namespaces is not served: watch each namespace (/apis/${group}/${version}/namespaces/<namespace>/${resource}?watch=true)`);
+    const field = fieldManager(req, kind);
+    const contexts = (req.orgScopes ?? []).map(({ orgId, role }) => ({ ...requestContext(req, namespaceOf(orgId), field), access: req.accessIn?.(orgId, role) }));
+    sendNegotiated(res, negotiate(req), kind, await listAcross(registry, contexts, kind, listOptions(req)));
   });
 
   // A known path with a verb it does not serve is 405; any other /apis path is 404.

@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import express, { Router } from 'express';
 import { allKinds } from '../../apis';
 import { basicAuth } from '../../pkg/auth/basic-auth';
+import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { StatusError } from '../../pkg/errors';
 import { silentLogger } from '../../pkg/log';
 import type { RequestContext } from '../../pkg/registry';
@@ -148,6 +149,19 @@ describeKubectl(title, () => {
     expect((await kubectl('get', 'playlist', 'morning', '--no-headers')).trim()).toMatch(/^morning\s+Morning\s+5m\s+\d+s$/);
     expect(await kubectl('get', 'playlists', '-o', 'name')).toBe('playlist.playlist.svc.app/morning\n');
     expect(await kubectl('get', 'playlists', '--show-labels')).toMatch(/LABELS/);
+  });
+
+  test('get -A lists across the namespaces of every organization the caller belongs to', async () => {
+    const org = await t.users!.createOrg(SYSTEM, 'Across');
+    await t.users!.setRole(SYSTEM, org.id, 1, 'Admin');
+    const namespace = `org-${org.id}`;
+    const res = await t.as.post(`/apis/dashboard.svc.app/v1beta1/namespaces/${namespace}/dashboards`).send({ metadata: { name: 'far' }, spec: { title: 'Far' } });
+    expect(res.status).toBe(201);
+    expect((await t.as.post('/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards').send({ metadata: { name: 'near' }, spec: { title: 'Near' } })).status).toBe(201);
+    const [header, ...rows] = (await kubectl('get', 'dashboards', '-A')).trim().split('\n');
+    expect(header.split(/\s+/)).toEqual(['NAMESPACE', 'NAME', 'TITLE', 'AGE']);
+    expect(rows.map((r) => r.split(/\s+/).slice(0, 2))).toEqual(expect.arrayContaining([['default', 'near'], [namespace, 'far']]));
+    expect(await kubectl('get', 'dashboards', '-A', '-o', 'name', '--chunk-size=1')).toMatch(/dashboard\.dashboard\.svc\.app\/far/);
   });
 
   test('a dashboard of any JSON is accepted by kubectl\'s validation', async () => {
