@@ -71,6 +71,11 @@ export interface WriteOptions {
    * kinds that declare searchable fields. Deleting the object deletes its row.
    */
   search?: SearchFields;
+  /**
+   * What history records in place of the value (the value without its kind's secret fields): watch events, later
+   * list pages and object histories show it, while the current row keeps the value. Default: the value itself.
+   */
+  historyValue?: JsonObject;
 }
 
 /** What the search index holds of an object besides its key and folder. */

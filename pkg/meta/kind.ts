@@ -87,6 +87,12 @@ export interface KindRegistration<Spec = unknown> {
    * in the same transaction as the object, so a search never sees a stale title or a deleted object.
    */
   search?: KindSearch<Spec>;
+  /**
+   * Paths of fields holding secrets (`spec.passwordHash`, a data source's `spec.secureJsonData`): the current object
+   * keeps them, history never records them, so watch events, later list pages and object histories never carry
+   * them and a changed secret leaves no old value behind. A digest of a high-entropy token is no such secret.
+   */
+  secretFields?: readonly string[];
 }
 
 /** See {@link KindRegistration.search}. */

@@ -1,6 +1,7 @@
 import { StatusError } from '../errors';
 import { Annotations, type KindRegistration, type Resource } from '../meta';
 import type { GroupResource, StorageTx } from '../../storage';
+import { historyValueOf } from './secret-fields';
 
 /**
  * Folders are the one relation between kinds: an `inFolder` object names its folder in the `svc.app/folder`
@@ -77,7 +78,7 @@ export async function deleteFolderContents(tx: StorageTx, folderKind: KindRegist
     for (const kind of contained) {
       const page = await tx.list({ ...typeOf(kind), namespace, folders: frontier });
       for (const item of page.items) {
-        await tx.delete(item.key);
+        await tx.delete(item.key, undefined, historyValueOf(kind, item.value));
         removed.push({ kind, object: item.value as unknown as Resource });
         if (kind === folderKind) next.push(item.key.name);
       }

@@ -14,6 +14,7 @@ import { generateName, generateNameProblem, nameProblem } from './names';
 import { clientAnnotations, newFinalizersProblem, nonEmpty, nonEmptyList, type ParsedBody, parseBody } from './object-meta';
 import { parseFieldSelector, parseLabelSelector } from './selectors';
 import { searchFieldsOf, type SearchRequest, type SearchResult, searchVisible } from './search';
+import { historyValueOf } from './secret-fields';
 import { toStatusError } from './storage-errors';
 import type { WatchAccess } from './watch-visibility';
 import { causesFromZod } from './zod-causes';
@@ -429,9 +430,11 @@ export class Registry {
     return { object: this.output(kind, await tx.update(stored.key, forStorage(marked), stored.resourceVersion, writeOptionsOf(kind, marked))), deleted: false };
   }
 
+  /** Deletes now; history records `finalValue` (default: the stored value), without the kind's secret fields. */
   private async removeNow(tx: StorageTx, kind: KindRegistration, key: ResourceKey, expected: number, trail: Trail, finalValue?: Resource): Promise<StoredObject> {
     const contents = kind.isFolder ? await deleteFolderContents(tx, kind, this.kinds, key.namespace, key.name) : [];
-    const deleted = await tx.delete(key, expected, finalValue ? forStorage(finalValue) : undefined);
+    const final = finalValue ? forStorage(finalValue) : kind.secretFields?.length ? (await tx.get(key))?.value : undefined;
+    const deleted = await tx.delete(key, expected, final && (historyValueOf(kind, final) ?? final));
     // Their permissions go with them, in the same transaction (a folder's contents too).
     await this.removedHook(tx, trail.ctx, [...contents, { kind, object: toResource(deleted) }]);
     return deleted;
@@ -658,9 +661,12 @@ function toResource(s: StoredObject): Resource {
   return { ...value, metadata };
 }
 
-/** What storage is told besides the value: the folder column and, for searchable kinds, the search row. */
+/**
+ * What storage is told besides the value: the folder column, for searchable kinds the search row, and for kinds with
+ * secret fields what history records instead of the value.
+ */
 function writeOptionsOf(kind: KindRegistration, obj: Resource) {
-  return { folder: folderOf(obj), search: searchFieldsOf(kind, obj) };
+  return { folder: folderOf(obj), search: searchFieldsOf(kind, obj), historyValue: historyValueOf(kind, forStorage(obj)) };
 }
 
 /** Absent and undefined are one thing in JSON; managedFields must not count an undefined key as a field. */

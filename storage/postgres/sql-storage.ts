@@ -417,7 +417,7 @@ class SqlTx implements StorageTx {
       .values({ ...key, folder: opts.folder, resource_version: rv, value: json })
       .execute();
     if (opts.search) await writeSearchRow(this.db, key, opts.folder, opts.search);
-    await this.record(key, 'ADDED', rv, 0, opts.folder, json);
+    await this.record(key, 'ADDED', rv, 0, opts.folder, opts.historyValue ? JSON.stringify(opts.historyValue) : json);
     return { key, resourceVersion: rv, value };
   }
 
@@ -439,7 +439,7 @@ class SqlTx implements StorageTx {
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) throw new StorageError('Conflict', key, `${key.name} was modified`);
     if (opts.search) await writeSearchRow(this.db, key, opts.folder, opts.search);
-    await this.record(key, 'MODIFIED', rv, expected, opts.folder, json);
+    await this.record(key, 'MODIFIED', rv, expected, opts.folder, opts.historyValue ? JSON.stringify(opts.historyValue) : json);
     return { key, resourceVersion: rv, value };
   }
 

@@ -56,6 +56,29 @@ describe.each<Backend>(['postgres', 'embedded'])('storage conformance (%s)', (ba
     expect(await storageCode(storage.transact((tx) => tx.delete(key('u1'))))).toBe('NotFound');
   });
 
+  test('historyValue is what history records (watch events, object history, later list pages); the current row keeps the value', async () => {
+    // A type of its own: other tests count every write of T.
+    const V = { group: 'test.svc.app', resource: 'vaults' };
+    await storage.registerTypes([V]);
+    const vkey = (name: string): ResourceKey => ({ ...V, namespace: 'default', name });
+    const secret = (name: string, password: string) => ({ metadata: { name }, spec: { n: name, password } });
+    const redacted = (name: string) => ({ metadata: { name }, spec: { n: name } });
+    const c = await storage.transact((tx) => tx.create(vkey('h1'), secret('h1', 'first'), { folder: '', historyValue: redacted('h1') }));
+    expect(c.value).toEqual(secret('h1', 'first'));
+    const u = await storage.transact((tx) => tx.update(vkey('h1'), secret('h1', 'second'), c.resourceVersion, { folder: '', historyValue: redacted('h1') }));
+    expect((await storage.get(vkey('h1')))!.value).toEqual(secret('h1', 'second'));
+    expect((await storage.list({ ...V, namespace: 'default', names: ['h1'] })).items[0]!.value).toEqual(secret('h1', 'second'));
+    const history = await storage.objectHistory(vkey('h1'), { limit: 10 });
+    expect(history.map((e) => [e.action, e.value])).toEqual([['MODIFIED', redacted('h1')], ['ADDED', redacted('h1')]]);
+    const events = (await storage.eventsSince(V, c.resourceVersion - 1, 100)).filter((e) => e.key.name === 'h1');
+    expect(events.map((e) => e.value)).toEqual([redacted('h1'), redacted('h1')]);
+    const at = await storage.list({ ...V, namespace: 'default', names: ['h1'], atResourceVersion: u.resourceVersion });
+    expect(at.items[0]!.value).toEqual(redacted('h1'));
+    // A delete records its final value, which the caller redacts the same way.
+    await storage.transact((tx) => tx.delete(vkey('h1'), u.resourceVersion, redacted('h1')));
+    expect(JSON.stringify(await storage.objectHistory(vkey('h1'), { limit: 10 }))).not.toMatch(/first|second/);
+  });
+
   test('a failed transaction leaves nothing behind', async () => {
     const before = await storage.versions(T);
     await expect(

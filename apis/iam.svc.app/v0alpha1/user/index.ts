@@ -18,6 +18,8 @@ export const userKind = {
   specSchema: userSpecSchema,
   strategy: userStrategy,
   deleteResponse: 'status',
+  // An old password's hash stays out of history, so a password change leaves none behind.
+  secretFields: ['spec.passwordHash'],
   printerColumns: [
     { name: 'Login', type: 'string', jsonPath: '.spec.login' },
     { name: 'Email', type: 'string', jsonPath: '.spec.email' },
