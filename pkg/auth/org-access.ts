@@ -63,7 +63,7 @@ export function selectLegacyOrg(users: IdentityDirectory): RequestHandler {
 }
 
 /** The caller's role in an org: a user's membership; a service account's or anonymous visitor's own role in its own org only. */
-async function roleIn(users: IdentityDirectory, user: Identity, orgId: number): Promise<OrgRole | undefined> {
+export async function roleInOrg(users: IdentityDirectory, user: Identity, orgId: number): Promise<OrgRole | undefined> {
   if (hasOneOrg(user)) return orgId === user.orgId ? user.orgRole : undefined;
   return users.roleOf(orgId, user.userId);
 }
@@ -97,7 +97,7 @@ export function apisOrgAccess(users: IdentityDirectory, kinds: readonly KindRegi
     if (orgIdOf(namespace) === undefined) return next(); // the router answers its own 404
     const orgId = await resolveNamespace(namespace, orgs);
     const user = req.user!;
-    const role = await roleIn(users, user, orgId);
+    const role = await roleInOrg(users, user, orgId);
     const gr = { group, resource: resource || 'namespaces' };
     const perObject = declared.has(`${group}/${resource}`);
     if (!role || (role === 'None' && !perObject)) {

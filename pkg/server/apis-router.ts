@@ -11,6 +11,7 @@ import { requestContext } from './request-context';
 import { decodeRequestBody, handlePatch, rawBodyOf, sendWarnings } from './patch-handler';
 import type { Subresource } from './subresources';
 import { sendNegotiated, tableWatchRenderer } from './table';
+import type { WatchCredentials } from './watch-credentials';
 import { isWatchRequest, serveWatch } from './watch-stream';
 
 export interface ApisRouterOptions {
@@ -19,6 +20,8 @@ export interface ApisRouterOptions {
   subresources: Subresource[];
   watchHub: WatchHub;
   log?: Logger;
+  /** Ends open watches whose caller's credential lost its access. */
+  credentials?: WatchCredentials;
 }
 
 const NOT_FOUND = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource');
@@ -27,7 +30,7 @@ const NOT_FOUND = () => new StatusError(404, 'NotFound', 'the server could not f
  * `/apis/<group>/<version>/namespaces/<namespace>/<resource>[/<name>[/<subresource>]]`: the Kubernetes-style API of
  * every registered kind, the same routes for all of them.
  */
-export function apisRouter({ registry, orgs, subresources, watchHub, log }: ApisRouterOptions): Router {
+export function apisRouter({ registry, orgs, subresources, watchHub, log, credentials }: ApisRouterOptions): Router {
   const router = Router();
   const base = '/apis/:group/:version/namespaces/:namespace/:resource';
 
@@ -44,7 +47,7 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log }: Apis
     const how = negotiate(req);
     if (isWatchRequest(req)) {
       const render = how.kind === 'table' ? tableWatchRenderer(kind, how.includeObject) : undefined;
-      return serveWatch(req, res, { hub: watchHub, registry, kind, ctx, render, log });
+      return serveWatch(req, res, { hub: watchHub, registry, kind, ctx, render, log, credentials });
     }
     sendNegotiated(res, how, kind, await registry.list(ctx, kind, listOptions(req)));
   });

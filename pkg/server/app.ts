@@ -11,6 +11,7 @@ import { LastSeenTracker } from '../auth/last-seen';
 import { TeamDirectory } from '../auth/team-directory';
 import { PreferencesDirectory } from '../preferences/preferences-directory';
 import { AccessControl, attachAccess } from '../auth/access-control';
+import { CallerCheck } from '../auth/caller-check';
 import { StoredPermissions } from '../auth/stored-permissions';
 import { anonymousStrategy, sessionStrategy } from '../auth/session-auth';
 import { SessionStore } from '../auth/sessions';
@@ -36,6 +37,7 @@ import type { Registry } from '../registry';
 import { WatchHub } from '../registry/watch';
 import type { Storage } from '../../storage';
 import { apisRouter } from './apis-router';
+import { WatchCredentials } from './watch-credentials';
 import type { BuildInfo } from './build-info';
 import { discoveryRouter, enabledAlphaFromToggles, versionRouter } from './discovery';
 import { healthRouter } from './health';
@@ -148,7 +150,10 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   const enabledAlpha = enabledAlphaFromToggles(deps.config.feature_toggles.enable);
   app.use(discoveryRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha }));
   app.use(apisOpenApiRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha, build: deps.build }));
-  app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? storedOrgs(users), subresources, watchHub, log: deps.log }));
+  // Open watches end within about a second of their credential losing its access (a revoked token, a role change).
+  const callers = new CallerCheck({ users, accounts, access, password: cloud ? undefined : check, sessions: cloud ? undefined : { store: sessions, cookieName } });
+  const credentials = new WatchCredentials(callers, { log: deps.log });
+  app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? storedOrgs(users), subresources, watchHub, log: deps.log, credentials }));
   app.use(legacyUsersRouter(users, sessions, lastSeen, deps.config.users.auto_assign_org_role));
   app.use(authTokensRouter(users, sessions));
   app.use(legacyOrgsRouter(users, lastSeen));

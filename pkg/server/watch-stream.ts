@@ -4,6 +4,8 @@ import type { KindRegistration } from '../meta';
 import type { Logger } from '../log';
 import type { Registry, RequestContext } from '../registry';
 import type { WatchEvent, WatchHub, WatchOptions } from '../registry/watch';
+import { watchError } from '../registry/watch-change';
+import type { WatchCredentials } from './watch-credentials';
 import { asStatusError, statusBody } from './render-error';
 
 export interface StreamWatchOptions {
@@ -49,6 +51,8 @@ export interface ServeWatchDeps {
   ctx: RequestContext;
   render?: StreamWatchOptions['render'];
   log?: Logger;
+  /** Ends the watch, with an ERROR event, once its caller's credential loses its access. */
+  credentials?: WatchCredentials;
 }
 
 /**
@@ -73,7 +77,43 @@ export function serveWatch(req: Request, res: Response, deps: ServeWatchDeps): P
     visible: registry.visibility(ctx, kind),
     list: (page) => registry.list(ctx, kind, { ...page, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector }),
   });
-  return streamWatch(req, res, events, { render: deps.render, log: deps.log });
+  const held = deps.credentials?.hold(req);
+  if (!held) return streamWatch(req, res, events, { render: deps.render, log: deps.log });
+  return streamWatch(req, res, endingWhen(events, held.lost), { render: deps.render, log: deps.log }).finally(() => held.release());
+}
+
+/**
+ * The events, until `lost` settles: then one ERROR event carrying its Status, and the end. client-go lists again
+ * on 410 Expired (a caller whose rights changed sees what it may now); on 401 or 403 it reports the refusal. Not a
+ * generator: `return` must reach the watch at once, even while a `next` waits for events (a client gone).
+ */
+function endingWhen(events: AsyncIterable<WatchEvent>, lost: Promise<StatusError>): AsyncIterable<WatchEvent> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const it = events[Symbol.asyncIterator]();
+      const ending = lost.then((err) => ({ ending: watchError(err.code, err.reason, err.message) }));
+      let over = false;
+      const done = (): IteratorResult<WatchEvent> => ({ done: true, value: undefined });
+      return {
+        next: async () => {
+          if (over) return done();
+          const r = await Promise.race([it.next(), ending]);
+          if ('ending' in r) {
+            over = true;
+            void it.return?.();
+            return { done: false, value: r.ending };
+          }
+          if (r.done) over = true;
+          return r;
+        },
+        return: async () => {
+          over = true;
+          await it.return?.();
+          return done();
+        },
+      };
+    },
+  };
 }
 
 /**
