@@ -165,6 +165,11 @@ export interface Storage {
    * type's lock; returns how many rows it wrote (0 when the index was already complete).
    */
   syncSearchIndex(type: GroupResource, fields: (value: JsonObject) => SearchFields): Promise<number>;
+  /**
+   * Removes these fields (each a path of object keys, e.g. ['spec', 'passwordHash']) from every history row of a
+   * type: history written before a field was declared secret. Returns how many rows changed.
+   */
+  redactHistory(type: GroupResource, paths: readonly (readonly string[])[]): Promise<number>;
   /** The newest resourceVersion of a type, and the oldest one a list or watch may still resume from. */
   versions(type: GroupResource): Promise<{ current: number; oldestResumable: number }>;
   /** History events of a type with resourceVersion > `after`, oldest first (feeds watch). */

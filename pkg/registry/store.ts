@@ -83,6 +83,10 @@ export class Registry {
     for (const kind of this.kinds.filter((k) => k.search)) {
       await this.storage.syncSearchIndex(typeOf(kind), (value) => searchFieldsOf(kind, value as unknown as Resource)!);
     }
+    // History written before a field was declared secret (or by an older server) loses it too.
+    for (const kind of this.kinds.filter((k) => k.secretFields?.length)) {
+      await this.storage.redactHistory(typeOf(kind), kind.secretFields!.map((p) => p.split('.')));
+    }
   }
 
   /** The kind served at /apis/<group>/<version>/.../<plural>, if any. */

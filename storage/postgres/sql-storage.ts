@@ -140,6 +140,22 @@ export class SqlStorage implements Storage {
     });
   }
 
+  async redactHistory(t: GroupResource, paths: readonly (readonly string[])[]): Promise<number> {
+    let changed = 0;
+    for (const p of paths) {
+      const path = sql`${`{${p.map((step) => `"${step.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]`;
+      const res = await this.db
+        .updateTable('resource_history')
+        .set({ value: sql`value #- ${path}` as unknown as string })
+        .where('group', '=', t.group)
+        .where('resource', '=', t.resource)
+        .where(sql<boolean>`value #> ${path} IS NOT NULL`)
+        .executeTakeFirst();
+      changed += Number(res.numUpdatedRows);
+    }
+    return changed;
+  }
+
   async versions(t: GroupResource): Promise<{ current: number; oldestResumable: number }> {
     const row = await this.db
       .selectFrom('resource_version')

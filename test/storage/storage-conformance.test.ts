@@ -79,6 +79,23 @@ describe.each<Backend>(['postgres', 'embedded'])('storage conformance (%s)', (ba
     expect(JSON.stringify(await storage.objectHistory(vkey('h1'), { limit: 10 }))).not.toMatch(/first|second/);
   });
 
+  test('redactHistory removes a field from every history row of a type, and nothing else', async () => {
+    const V = { group: 'test.svc.app', resource: 'oldvaults' };
+    await storage.registerTypes([V]);
+    const vkey = (name: string): ResourceKey => ({ ...V, namespace: 'default', name });
+    const c = await storage.transact((tx) => tx.create(vkey('o1'), { metadata: { name: 'o1' }, spec: { n: 1, password: 'first', 'we"ird': 'x' } }, noFolder));
+    await storage.transact((tx) => tx.update(vkey('o1'), { metadata: { name: 'o1' }, spec: { n: 2, password: 'second' } }, c.resourceVersion, noFolder));
+    const W = { group: 'test.svc.app', resource: 'othervaults' };
+    await storage.registerTypes([W]);
+    await storage.transact((tx) => tx.create({ ...W, namespace: 'default', name: 'o1' }, { metadata: { name: 'o1' }, spec: { password: 'other type' } }, noFolder));
+    expect(await storage.redactHistory(V, [['spec', 'password'], ['spec', 'we"ird']])).toBe(3);
+    const history = await storage.objectHistory(vkey('o1'), { limit: 10 });
+    expect(history.map((e) => e.value.spec)).toEqual([{ n: 2 }, { n: 1 }]);
+    expect((await storage.get(vkey('o1')))!.value.spec).toEqual({ n: 2, password: 'second' });
+    expect((await storage.objectHistory({ ...W, namespace: 'default', name: 'o1' }, { limit: 10 }))[0]!.value.spec).toEqual({ password: 'other type' });
+    expect(await storage.redactHistory(V, [['spec', 'password']])).toBe(0);
+  });
+
   test('a failed transaction leaves nothing behind', async () => {
     const before = await storage.versions(T);
     await expect(
