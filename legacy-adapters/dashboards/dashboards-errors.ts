@@ -1,5 +1,5 @@
 import { Annotations } from '../../pkg/meta';
-import { StatusError } from '../../pkg/errors';
+import { legacyCauseMessage, StatusError } from '../../pkg/errors';
 
 /**
  * The registry's answers to dashboard requests, in the anchor's words (anchor-api.md, spec §7). The rules that
@@ -23,9 +23,13 @@ const FOLDER_FIELD = `metadata.annotations[${Annotations.folder}]`;
 /** A 422 of the registry as the anchor's 400: the title, the uid, else the registry's own message. */
 function fromInvalid(err: StatusError): StatusError {
   const causes = err.details?.causes ?? [];
-  if (causes.some((c) => c.field === 'spec.title' || c.field?.startsWith('spec.title'))) return emptyTitle();
+  const title = causes.find((c) => c.field?.startsWith('spec.title'));
+  if (title?.reason === 'FieldValueTooLong') return StatusError.badRequest(legacyCauseMessage(title));
+  if (title) return emptyTitle();
   const name = causes.find((c) => c.field === 'metadata.name' || c.field === 'metadata.generateName');
   if (name) return StatusError.badRequest(name.message.startsWith('Too long') ? 'uid too long, max 40 characters' : 'uid contains illegal characters');
+  const tags = causes.find((c) => c.field?.startsWith('spec.tags'));
+  if (tags) return StatusError.badRequest(legacyCauseMessage(tags));
   return StatusError.badRequest(err.message);
 }
 

@@ -1,5 +1,5 @@
 import { slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
-import { StatusError } from '../../pkg/errors';
+import { legacyCauseMessage, StatusError } from '../../pkg/errors';
 import { Annotations, Labels, type Resource } from '../../pkg/meta';
 import { MAX_NAME_LENGTH } from '../../pkg/registry/names';
 
@@ -282,6 +282,9 @@ export function legacyFolderError(err: unknown): unknown {
   if (!(err instanceof StatusError)) return err;
   if (err.reason === 'NotFound') return folderNotFound();
   if (err.reason === 'AlreadyExists') return new StatusError(412, 'AlreadyExists', FolderMessages.uidExists);
-  if (err.reason === 'Invalid') return bad(err.details?.causes?.[0]?.message ?? err.message);
+  if (err.reason === 'Invalid') {
+    const cause = err.details?.causes?.[0];
+    return bad(cause?.reason === 'FieldValueTooLong' ? legacyCauseMessage(cause) : cause?.message ?? err.message);
+  }
   return err;
 }

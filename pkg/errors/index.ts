@@ -1,2 +1,3 @@
 export * from './status-error';
 export * from './access-denied';
+export * from './legacy-invalid';

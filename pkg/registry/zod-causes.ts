@@ -15,6 +15,13 @@ export function causesFromZod(error: z.ZodError, prefix: string): StatusCause[] 
     if (issue.code === 'unrecognized_keys') {
       return { reason: 'FieldValueInvalid', field, message: issue.message };
     }
+    // kube's field.TooLong and field.TooMany, which show no value (a million characters say nothing more).
+    if (issue.code === 'too_big' && issue.origin === 'string') {
+      return { reason: 'FieldValueTooLong', field, message: `Too long: may not be more than ${issue.maximum} characters` };
+    }
+    if (issue.code === 'too_big' && issue.origin === 'array') {
+      return { reason: 'FieldValueTooMany', field, message: `Too many: ${Array.isArray(input) ? input.length : '?'}: must have at most ${issue.maximum} items` };
+    }
     const shown = input === undefined ? '' : `${truncate(JSON.stringify(input))}: `;
     return { reason: 'FieldValueInvalid', field, message: `Invalid value: ${shown}${issue.message}` };
   });

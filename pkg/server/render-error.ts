@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request } from 'express';
-import { StatusError } from '../errors';
+import { legacyInvalid, StatusError } from '../errors';
 import type { Logger } from '../log';
 import { databaseUnavailable } from '../registry/storage-errors';
 
@@ -63,6 +63,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       log.error('unhandled error', { method: req.method, path: req.path, error: err instanceof Error ? err.stack ?? err.message : String(err) });
       status = StatusError.internal();
     }
-    res.status(status.code).json(req.path.startsWith('/apis') ? statusBody(status) : legacyBody(status));
+    if (req.path.startsWith('/apis')) return void res.status(status.code).json(statusBody(status));
+    const legacy = legacyInvalid(status);
+    res.status(legacy.code).json(legacyBody(legacy));
   };
 }

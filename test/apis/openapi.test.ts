@@ -129,7 +129,7 @@ test('kubectl validates on the server (fieldValidation), applies with merge patc
   }
   const dash = (await gvDoc('apis/dashboard.svc.app/v1beta1')).components.schemas['app.svc.dashboard.v1beta1.Dashboard'];
   // explain dashboards.spec: fields with types; any other dashboard JSON is kept.
-  expect(dash.properties.spec.properties.title).toEqual({ type: 'string' });
+  expect(dash.properties.spec.properties.title).toEqual({ type: 'string', maxLength: 5000 });
   expect(dash.properties.spec['x-kubernetes-preserve-unknown-fields']).toBe(true);
 });
 

@@ -5,6 +5,7 @@
  * internal text, and stores nothing.
  */
 import type supertest from 'supertest';
+import { MAX_TAG_LENGTH } from '../../pkg/meta';
 import { startTestApp, type TestApp } from '../support/app';
 
 let t: TestApp;
@@ -13,6 +14,8 @@ const D = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards';
 /** `{"n":{"n":...1...}}`, `depth` objects deep. */
 const nested = (depth: number): unknown => (depth === 0 ? 1 : { n: nested(depth - 1) });
 const deepText = (depth: number) => `${'{"n":'.repeat(depth)}1${'}'.repeat(depth)}`;
+const manyTags = Array.from({ length: 100_000 }, (_, i) => `t${i}`);
+const huge = 'x'.repeat(1_000_000);
 const json = (req: supertest.Test, text: string, type = 'application/json') => req.set('Content-Type', type).send(text);
 const MERGE = 'application/merge-patch+json';
 const JSON_PATCH = 'application/json-patch+json';
@@ -93,6 +96,18 @@ const cases: Case[] = [
   ['apis: a JSON patch with a lone surrogate', () => json(t.as.patch(`${D}/d1`), '[{"op":"replace","path":"/spec/title","value":"\\udfff"}]', JSON_PATCH), /value.*surrogate/],
   ['apis: an apply patch with NUL', () => apply('d1', 'apiVersion: dashboard.svc.app/v1beta1\nkind: Dashboard\nmetadata:\n  name: d1\nspec:\n  title: "a\\0b"\n'), /spec\.title.*NUL/],
   ['apis: a fieldManager with %00', () => t.as.post(`${F}?fieldManager=a%00`).send({ metadata: { name: 'n' }, spec: { title: 't' } }), /fieldManager.*NUL/],
+  // Titles and names beyond their limits (the search index holds titles).
+  ['api: a 1,000,000-character folder title', () => t.as.post('/api/folders').send({ title: huge }), /title.*5000/],
+  ['api: a 1,000,000-character dashboard title', () => t.as.post('/api/dashboards/db').send({ dashboard: { title: huge } }), /title.*5000/],
+  ['apis: a 1,000,000-character folder title', () => t.as.post(F).send({ metadata: { name: 'n' }, spec: { title: huge } }), /spec\.title.*5000/],
+  ['apis: a 1,000,000-character dashboard title', () => t.as.post(D).send({ metadata: { name: 'n' }, spec: { title: huge } }), /spec\.title.*5000/],
+  ['api: a 1,000,000-character team name', () => t.as.post('/api/teams').send({ name: huge }), /name.*190/],
+  ['api: a 1,000,000-character login', () => t.as.post('/api/admin/users').send({ login: huge, password: 'long-enough-1' }), /login.*190/],
+  ['api: a 1,000,000-character org name', () => t.as.post('/api/orgs').send({ name: huge }), /name.*190/],
+  // Tags.
+  ['api: 100,000 tags', () => t.as.post('/api/dashboards/db').send({ dashboard: { title: 'tags', tags: manyTags } }), /tags.*1000/],
+  ['apis: 100,000 tags', () => t.as.post(D).send({ metadata: { name: 'n' }, spec: { title: 'tags', tags: manyTags } }), /spec\.tags.*1000/],
+  ['apis: a tag too long', () => t.as.post(D).send({ metadata: { name: 'n' }, spec: { title: 'tags', tags: ['y'.repeat(MAX_TAG_LENGTH + 1)] } }), /spec\.tags\[0\].*200/],
   // Depth.
   ['api: a dashboard nested 10,000 deep', () => json(t.as.post('/api/dashboards/db'), `{"dashboard":{"title":"deep","x":${deepText(10_000)}}}`), /nested more than 100/],
   ['apis: a dashboard nested 10,000 deep', () => json(t.as.post(D), `{"metadata":{"name":"n"},"spec":{"title":"d","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`), /nested more than 100/],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../../../../pkg/meta';
 
 /**
  * The dashboard JSON fields the spec names (§2.5). Everything else a dashboard carries is kept as sent: the
@@ -20,7 +21,7 @@ const panelSchema = z.looseObject({
 const list = z.looseObject({ list: z.array(z.unknown()).nullish() });
 
 export const dashboardSpecSchema = z.looseObject({
-  title: z.string().refine((t) => t.trim() !== '', 'Dashboard title cannot be empty'),
+  title: z.string().max(MAX_TITLE_LENGTH).refine((t) => t.trim() !== '', 'Dashboard title cannot be empty'),
   annotations: list.nullish(),
   editable: z.boolean().nullish(),
   fiscalYearStartMonth: z.int().min(0).max(11).nullish(),
@@ -30,7 +31,7 @@ export const dashboardSpecSchema = z.looseObject({
   preload: z.boolean().nullish(),
   refresh: z.union([z.string(), z.literal(false)]).nullish(),
   schemaVersion: z.int().nullish(),
-  tags: z.array(z.string()).nullish(),
+  tags: z.array(z.string().max(MAX_TAG_LENGTH)).max(MAX_TAGS).nullish(),
   templating: list.nullish(),
   time: z.looseObject({ from: z.string(), to: z.string() }).nullish(),
   timepicker: z.record(z.string(), z.unknown()).nullish(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_NAME_LENGTH } from '../../../../pkg/meta';
 import { ORG_ROLES } from '../orgmember/orgmember-schema';
 
 /**
@@ -7,7 +8,7 @@ import { ORG_ROLES } from '../orgmember/orgmember-schema';
  */
 export const serviceAccountSpecSchema = z.looseObject({
   /** The display name (the legacy `name`). */
-  title: z.string().refine((n) => n.trim() !== '', 'title cannot be empty'),
+  title: z.string().max(MAX_NAME_LENGTH).refine((n) => n.trim() !== '', 'title cannot be empty'),
   /** `sa-<orgId>-<slug of the title>`, unique in the org, as the anchor derives it. */
   login: z.string().min(1),
   role: z.enum(ORG_ROLES),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_NAME_LENGTH } from '../../../../pkg/meta';
 
 /**
  * User spec (global: stored in the identity namespace, see `IDENTITY_NAMESPACE`). `passwordHash` is the scrypt
@@ -7,9 +8,9 @@ import { z } from 'zod';
 export const userSpecSchema = z.looseObject({
   /** The stable identifier set at creation (the caller's identity is `user:<uid>`); the object name is the numeric id. */
   uid: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, - or _'),
-  login: z.string().trim().min(1, 'login is required'),
-  email: z.string().trim().default(''),
-  name: z.string().default(''),
+  login: z.string().trim().min(1, 'login is required').max(MAX_NAME_LENGTH),
+  email: z.string().trim().max(MAX_NAME_LENGTH).default(''),
+  name: z.string().max(MAX_NAME_LENGTH).default(''),
   isSvcAdmin: z.boolean().default(false),
   isDisabled: z.boolean().default(false),
   /** The organization the user acts in when a request names none (the legacy `orgId`). */
