@@ -95,6 +95,20 @@ const migrations: Record<string, Migration> = {
       if (rows[0]?.ok) await sql`CREATE INDEX search_index_title_trgm_idx ON search_index USING gin (sort_title gin_trgm_ops)`.execute(db);
     },
   },
+  '0005_search_index_bounded_rows': {
+    async up(db: Kysely<unknown>) {
+      // A B-tree entry must fit in a third of a page (2704 bytes): 0004's carried whole titles and tag lists, so 50
+      // ordinary tags, or a title of 800 CJK characters, failed the write. Entries now hold a bounded sort key (the
+      // first SORT_KEY_LENGTH characters of the folded title: titles equal that far are ordered by name) and the
+      // short columns; titles and tags are read from the row. Tags keep their GIN index, titles their trigrams.
+      await sql`DROP INDEX search_index_title_idx`.execute(db);
+      await sql`
+        CREATE INDEX search_index_title_idx ON search_index (namespace, "group", resource, (left(sort_title, 200)), name)
+        INCLUDE (folder, internal_id)`.execute(db);
+      await sql`DROP INDEX search_index_folder_idx`.execute(db);
+      await sql`CREATE INDEX search_index_folder_idx ON search_index (namespace, "group", resource, folder, (left(sort_title, 200)), name)`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -5,8 +5,8 @@ import type { Db } from './sql-storage';
 
 /**
  * The search index (`search_index`, migration 0003): one row per object of a searchable kind, written by the
- * same transaction as the object. Pages are keyset pages in (sort_title, name) order read from
- * `search_index_title_idx`; a search over several types merges one ordered branch per type (a Merge Append), so
+ * same transaction as the object. Pages are keyset pages in (sort key, name) order read from
+ * `search_index_title_idx` (migration 0005); a search over several types merges one ordered branch per type (a Merge Append), so
  * its first page costs a few index pages whatever the collection's size.
  */
 
@@ -16,7 +16,14 @@ const SYNC_BATCH = 500;
 /** The case folding titles are sorted and matched by; done here, not by the database, so every backend agrees. */
 export const sortTitle = (title: string): string => title.toLowerCase();
 
-const textArray = (values: readonly string[]) => sql<string[]>`ARRAY[${sql.join(values.length ? [...values] : [])}]::text[]`;
+/** One array parameter, however many values: a parameter each would overflow the protocol's 65,535. */
+const textArray = (values: readonly string[]) => sql<string[]>`${[...values]}::text[]`;
+
+/**
+ * The sort key the title indexes hold (migration 0005): the folded title's first 200 characters, so an index entry
+ * stays within a B-tree page whatever the title. Every ORDER BY and keyset condition uses this very expression.
+ */
+const SORT_KEY = sql`left(sort_title, 200)`;
 
 /**
  * Writes (or replaces) an object's row.
@@ -59,7 +66,7 @@ interface HitRow {
   name: string;
   folder: string;
   title: string;
-  sort_title: string;
+  sort_key: string;
   tags: string[] | null;
   internal_id: string | number;
 }
@@ -79,7 +86,7 @@ function afterCondition(type: GroupResource, pos: SearchPosition, order: 'asc' |
   const posType = { group: pos.group, resource: pos.resource };
   const tieFollows = order === 'asc' ? typeBefore(posType, type) : typeBefore(type, posType);
   const op = order === 'asc' ? (tieFollows ? '>=' : '>') : tieFollows ? '<=' : '<';
-  return sql<boolean>`(sort_title, name) ${sql.raw(op)} (${pos.sortTitle}, ${pos.name})`;
+  return sql<boolean>`(${SORT_KEY}, name) ${sql.raw(op)} (${pos.sortTitle}, ${pos.name})`;
 }
 
 /** `%` and `_` in a user's query are literal characters. */
@@ -98,9 +105,9 @@ function branch(q: SearchQuery, type: GroupResource): RawBuilder<HitRow> {
   if (q.after) where.push(afterCondition(type, q.after, q.order));
   const dir = sql.raw(q.order);
   return sql<HitRow>`
-    SELECT "group", resource, namespace, name, folder, title, sort_title, tags, internal_id FROM search_index
+    SELECT "group", resource, namespace, name, folder, title, ${SORT_KEY} AS sort_key, tags, internal_id FROM search_index
     WHERE ${sql.join(where, sql` AND `)}
-    ORDER BY sort_title ${dir}, name ${dir} LIMIT ${q.limit + 1}`;
+    ORDER BY ${SORT_KEY} ${dir}, name ${dir} LIMIT ${q.limit + 1}`;
 }
 
 function toHit(r: HitRow): SearchHit {
@@ -110,7 +117,7 @@ function toHit(r: HitRow): SearchHit {
     title: r.title,
     tags: r.tags ?? [],
     internalId: Number(r.internal_id),
-    position: { sortTitle: r.sort_title, name: r.name, group: r.group, resource: r.resource },
+    position: { sortTitle: r.sort_key, name: r.name, group: r.group, resource: r.resource },
   };
 }
 
@@ -127,7 +134,7 @@ export async function searchRows(db: Db, q: SearchQuery): Promise<{ hits: Search
       ? branch(q, q.types[0])
       : sql<HitRow>`
           SELECT * FROM (${sql.join(q.types.map((t) => sql`(${branch(q, t)})`), sql` UNION ALL `)}) h
-          ORDER BY sort_title ${dir}, name ${dir}, "group" COLLATE "C" ${dir}, resource COLLATE "C" ${dir}
+          ORDER BY sort_key ${dir}, name ${dir}, "group" COLLATE "C" ${dir}, resource COLLATE "C" ${dir}
           LIMIT ${q.limit + 1}`;
   const { rows } = await query.execute(db);
   const more = rows.length > q.limit;

@@ -5,7 +5,7 @@
  * internal text, and stores nothing.
  */
 import type supertest from 'supertest';
-import { MAX_TAG_LENGTH } from '../../pkg/meta';
+import { MAX_DEPTH, MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../../pkg/meta';
 import { startTestApp, type TestApp } from '../support/app';
 
 let t: TestApp;
@@ -156,3 +156,18 @@ it('every hostile request is a 4xx in the documented shape, without internal tex
   expect(wrong).toEqual([]);
   expect(await snapshot()).toEqual(before);
 }, 120_000);
+
+it('what the limits allow is stored and found: the longest title, the most and longest tags, the deepest spec', async () => {
+  // Random CJK text does not compress: every byte of it reaches the search index.
+  const cjk = (n: number, seed: number) => Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919 + seed) % 20000))).join('');
+  const title = cjk(MAX_TITLE_LENGTH, 1);
+  const tags = Array.from({ length: MAX_TAGS }, (_, i) => cjk(MAX_TAG_LENGTH, i));
+  const created = await t.as.post(D).send({ metadata: { name: 'at-limits' }, spec: { title, tags, n: nested(MAX_DEPTH - 3) } });
+  expect([created.status, created.body.message]).toEqual([201, undefined]);
+  const folder = await t.as.post('/api/folders').send({ uid: 'long', title: cjk(MAX_TITLE_LENGTH, 2) });
+  expect([folder.status, folder.body.message]).toEqual([200, undefined]);
+  const hits = (await t.as.get(`/api/search?tag=${encodeURIComponent(tags[MAX_TAGS - 1])}`)).body as { uid: string; title: string; tags: string[] }[];
+  expect(hits.map((h) => [h.uid, h.title === title, h.tags.length])).toEqual([['at-limits', true, MAX_TAGS]]);
+  const found = (await t.as.get(`/api/search?type=dash-db&query=${encodeURIComponent(title.slice(-20))}`)).body as { uid: string }[];
+  expect(found.map((h) => h.uid)).toEqual(['at-limits']);
+}, 60_000);
