@@ -23,6 +23,8 @@ test.each([
   ['start missing', b64({ v: 'meta.k8s.io/v1', rv: 5 })],
   ['start without terminator', b64({ v: 'meta.k8s.io/v1', rv: 5, start: 'a' })],
   ['start empty', b64({ v: 'meta.k8s.io/v1', rv: 5, start: '\u0000' })],
+  ['start holding NUL', b64({ v: 'meta.k8s.io/v1', rv: 5, start: 'a\u0000b\u0000' })],
+  ['start holding a lone surrogate', b64({ v: 'meta.k8s.io/v1', rv: 5, start: 'a\ud800\u0000' })],
 ])('a forged token (%s) is a 400, never a crash', (_why, token) => {
   try {
     decodeContinue(token);

@@ -1,4 +1,5 @@
 import { StatusError } from '../errors';
+import { textProblem } from '../meta';
 
 /**
  * Continue tokens are public API: base64url JSON in kube-apiserver's own form,
@@ -35,5 +36,8 @@ export function decodeContinue(token: string): ContinuePosition {
   if (v !== VERSION) throw invalid(`incorrect encoded start resourceVersion (version ${VERSION})`);
   if (typeof rv !== 'number' || !Number.isSafeInteger(rv) || rv <= 0) throw invalid('invalid resourceVersion');
   if (typeof start !== 'string' || !start.endsWith('\u0000') || start.length < 2) throw invalid('invalid start key');
-  return { resourceVersion: rv, after: start.slice(0, -1) };
+  // A name never holds NUL (nor could the database compare one): only the terminator may.
+  const after = start.slice(0, -1);
+  if (textProblem(after)) throw invalid('invalid start key');
+  return { resourceVersion: rv, after };
 }

@@ -538,7 +538,9 @@ export class Registry {
   private validate(kind: KindRegistration, obj: Resource, old?: Resource, metaCauses: StatusCause[] = []): void {
     // What every request body is held to, held again whatever produced the object: a JSON patch can nest a value
     // under another until no recursive walk of it would return.
-    const unstorable = jsonProblem(obj.spec, { path: 'spec', depth: 2 }) ?? jsonProblem(obj.metadata.annotations ?? {}, { path: 'metadata.annotations', depth: 3 });
+    // A spec that is no object at all is the schema's to report.
+    const spec = typeof obj.spec === 'object' && obj.spec !== null ? jsonProblem(obj.spec, { path: 'spec', depth: 2 }) : undefined;
+    const unstorable = spec ?? jsonProblem(obj.metadata.annotations ?? {}, { path: 'metadata.annotations', depth: 3 });
     if (unstorable) throw StatusError.invalid(kind, obj.metadata.name, [{ field: unstorable.path, message: unstorable.message }]);
     const parsed = kind.specSchema.safeParse(obj.spec, { reportInput: true });
     const causes: StatusCause[] = [...metaCauses, ...(parsed.success ? [] : causesFromZod(parsed.error, 'spec'))];

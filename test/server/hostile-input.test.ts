@@ -130,6 +130,8 @@ const cases: Case[] = [
   ['apis: a Latin-1 body', () => t.as.post(F).set('Content-Type', 'application/json; charset=latin1').send('{}'), /charset/],
   // Junk parameters.
   ['apis: an invalid continue token', () => t.as.get(`${F}?limit=1&continue=abc`), /continue/],
+  ['apis: a continue token whose key holds NUL', () => t.as.get(`${F}?limit=1&continue=${Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 1, start: 'a\u0000b\u0000' })).toString('base64url')}`), /continue/],
+  ['apis: a JSON patch removing the spec', () => t.as.patch(`${D}/d1`).set('Content-Type', JSON_PATCH).send([{ op: 'remove', path: '/spec' }]), /spec: Required value/],
   ['apis: an invalid label selector', () => t.as.get(`${F}?labelSelector=a%20in%20(`), /requirement/],
   ['apis: an invalid field selector', () => t.as.get(`${F}?fieldSelector=spec.x%3D1`), /field label/],
   ['apis: limit=-1', () => t.as.get(`${F}?limit=-1`), /limit/],
