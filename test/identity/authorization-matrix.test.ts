@@ -78,6 +78,8 @@ const APIS = '/apis/:group/:version/namespaces/:namespace/:resource';
 /** The generic /apis routes, for every kind. Viewers read and editors write what the anchor's defaults give them. */
 const apisRows: Row[] = kinds.flatMap(({ plural, collection, spec }): Row[] => [
   { route: `GET ${APIS}`, call: () => ({ path: collection }), expect: orgRead() },
+  // Across namespaces (kubectl get -A): each caller sees the orgs it belongs to, so another org's Admin gets 200 too.
+  { route: 'GET /apis/:group/:version/:resource', call: () => ({ path: collection.replace(/\/namespaces\/[^/]+/, '') }), expect: signedIn() },
   { route: `POST ${APIS}`, call: ({ n }) => ({ path: collection, body: { metadata: { name: n }, spec } }), expect: orgWrite(201) },
   { route: `DELETE ${APIS}`, call: () => ({ path: `${collection}?labelSelector=nothing-has-this` }), expect: orgWrite() },
   { route: `GET ${APIS}/:name`, call: ({ n }) => made(collection, n, spec).then((path) => ({ path })), expect: orgRead() },
