@@ -7,6 +7,7 @@ import type { Logger } from '../log';
 import { Compactor, Registry, type RegistryOptions } from '../registry';
 import { openStorage, type Storage } from '../../storage';
 import { createApp } from './app';
+import { answerClientErrors } from './client-error';
 import { readBuildInfo } from './build-info';
 import { enabledAlphaFromToggles, servedKinds } from './discovery';
 import { prepareTls } from './tls';
@@ -60,6 +61,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
     throw err;
   }
   const server = tls ? https.createServer(tls.options, app) : http.createServer(app);
+  answerClientErrors(server);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
