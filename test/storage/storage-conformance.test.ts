@@ -360,5 +360,6 @@ describe('embedded backend on disk', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // Three cold starts of PGlite on disk with their migrations: about 9 s alone, several times that beside other suites.
+  }, 120_000);
 });
