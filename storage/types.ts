@@ -76,6 +76,25 @@ export interface WriteOptions {
    * list pages and object histories show it, while the current row keeps the value. Default: the value itself.
    */
   historyValue?: JsonObject;
+  /**
+   * The object's unique keys, written in the same transaction and replacing those it held (unset: left as they
+   * are). A key another object of the type holds throws StorageError 'UniqueViolation' naming it, so of two writers
+   * of one value exactly one succeeds. Deleting the object frees its keys.
+   */
+  unique?: readonly UniqueKey[];
+}
+
+/**
+ * A value that one object of a type alone may hold within a scope.
+ *
+ * @example { scope: 'default', field: 'name', value: 'ops' } // no other team of namespace `default` is named ops
+ */
+export interface UniqueKey {
+  /** A namespace, or '' for every namespace of the type. */
+  scope: string;
+  /** What the value is of (`name`, `login`): values of different fields never collide. */
+  field: string;
+  value: string;
 }
 
 /** What the search index holds of an object besides its key and folder. */
@@ -137,6 +156,11 @@ export interface StorageTx {
    * type's lock.
    */
   nextInternalId(type: GroupResource): Promise<number>;
+  /**
+   * Makes {@link nextInternalId} never hand out `id` or a smaller one: for an object numbered by its creator (a
+   * well-known one, such as organization 1). Takes the type's lock.
+   */
+  reserveInternalId(type: GroupResource, id: number): Promise<void>;
   /** Throws StorageError 'KeyExists'. */
   create(key: ResourceKey, value: JsonObject, opts: WriteOptions): Promise<StoredObject>;
   /** Throws 'NotFound', or 'Conflict' when the stored version is not `expectedResourceVersion`. */
@@ -170,6 +194,13 @@ export interface Storage {
    * type: history written before a field was declared secret. Returns how many rows changed.
    */
   redactHistory(type: GroupResource, paths: readonly (readonly string[])[]): Promise<number>;
+  /**
+   * Brings a type's unique keys in line with the fields it declares unique: keys of fields no longer declared are
+   * dropped, and a field declared since the last call gets the keys of every stored object (`keysOf` computes them
+   * from a stored value; its keys of other fields are ignored). A value several objects already share goes to the
+   * first in (namespace, name) order; `shared` counts the keys so left out. Runs under the type's lock.
+   */
+  syncUniqueKeys(type: GroupResource, fields: readonly string[], keysOf: (value: JsonObject) => readonly UniqueKey[]): Promise<{ written: number; shared: number }>;
   /** The newest resourceVersion of a type, and the oldest one a list or watch may still resume from. */
   versions(type: GroupResource): Promise<{ current: number; oldestResumable: number }>;
   /** History events of a type with resourceVersion > `after`, oldest first (feeds watch). */
@@ -187,13 +218,15 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-export type StorageErrorCode = 'KeyExists' | 'NotFound' | 'Conflict' | 'Unavailable';
+export type StorageErrorCode = 'KeyExists' | 'NotFound' | 'Conflict' | 'UniqueViolation' | 'Unavailable';
 
 export class StorageError extends Error {
   constructor(
     readonly code: StorageErrorCode,
     readonly key: ResourceKey | undefined,
     message: string,
+    /** For 'UniqueViolation': the key another object holds. */
+    readonly unique?: UniqueKey,
   ) {
     super(message);
     this.name = 'StorageError';

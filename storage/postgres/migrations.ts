@@ -109,6 +109,48 @@ const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX search_index_folder_idx ON search_index (namespace, "group", resource, folder, (left(sort_title, 200)), name)`.execute(db);
     },
   },
+  '0006_unique_keys': {
+    async up(db: Kysely<unknown>) {
+      // Values one object of a type alone may hold in a scope (a namespace, or '' for the type): the primary key is
+      // the constraint, written with the object (see unique-sql.ts). `name` is the holder, found by its own index
+      // when the holder is updated or deleted. Long values are stored as their digest (an index row is limited).
+      await sql`
+        CREATE TABLE unique_key (
+          "group" text NOT NULL,
+          resource text NOT NULL,
+          scope text NOT NULL,
+          field text NOT NULL,
+          value text NOT NULL,
+          namespace text NOT NULL,
+          name text COLLATE "C" NOT NULL,
+          PRIMARY KEY ("group", resource, scope, field, value)
+        )`.execute(db);
+      await sql`CREATE INDEX unique_key_holder_idx ON unique_key ("group", resource, namespace, name)`.execute(db);
+      // The fields whose keys are complete: objects stored before a field was declared unique are filled in once.
+      await sql`
+        CREATE TABLE unique_field (
+          "group" text NOT NULL,
+          resource text NOT NULL,
+          field text NOT NULL,
+          PRIMARY KEY ("group", resource, field)
+        )`.execute(db);
+      // Objects numbered before their type used the sequence (users and orgs were numbered max + 1, so a deleted
+      // one's id came back): the sequence starts past every id stored or deleted that history still shows.
+      await sql`
+        UPDATE resource_version v SET last_internal_id = greatest(v.last_internal_id, m.id)
+        FROM (
+          SELECT "group", resource, max((value->'metadata'->'labels'->>'svc.app/deprecatedInternalID')::bigint) AS id
+          FROM (
+            SELECT "group", resource, value FROM resource
+            UNION ALL
+            SELECT "group", resource, value FROM resource_history WHERE action = 'DELETED'
+          ) o
+          WHERE value->'metadata'->'labels'->>'svc.app/deprecatedInternalID' ~ '^[0-9]{1,15}$'
+          GROUP BY "group", resource
+        ) m
+        WHERE v."group" = m."group" AND v.resource = m.resource`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -49,9 +49,30 @@ export interface SearchIndexTable {
   internal_id: Int8;
 }
 
+export interface UniqueKeyTable {
+  group: string;
+  resource: string;
+  /** A namespace, or '' for the whole type. */
+  scope: string;
+  field: string;
+  /** The value, or `sha256:<hex>` of a long one. */
+  value: string;
+  /** The holder. */
+  namespace: string;
+  name: string;
+}
+
+export interface UniqueFieldTable {
+  group: string;
+  resource: string;
+  field: string;
+}
+
 export interface Database {
   resource: ResourceTable;
   resource_history: ResourceHistoryTable;
   resource_version: ResourceVersionTable;
   search_index: SearchIndexTable;
+  unique_key: UniqueKeyTable;
+  unique_field: UniqueFieldTable;
 }

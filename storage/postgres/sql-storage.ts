@@ -13,6 +13,7 @@ import {
   StorageError,
   type StorageTx,
   type StoredObject,
+  type UniqueKey,
   type WatchAction,
   type WriteOptions,
 } from '../types';
@@ -20,6 +21,7 @@ import { labelFilterSql } from './label-sql';
 import { migrationProvider } from './migrations';
 import { deleteSearchRow, searchRows, syncSearchRows, writeSearchRow } from './search-sql';
 import type { Database } from './schema';
+import { deleteUniqueKeys, syncUniqueRows, writeUniqueKeys } from './unique-sql';
 
 /** resourceVersions are microseconds since the epoch, or the previous one + 1 when the clock has not moved on. */
 function nowMicros(): number {
@@ -154,6 +156,13 @@ export class SqlStorage implements Storage {
       changed += Number(res.numUpdatedRows);
     }
     return changed;
+  }
+
+  syncUniqueKeys(type: GroupResource, fields: readonly string[], keysOf: (value: JsonObject) => readonly UniqueKey[]): Promise<{ written: number; shared: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      await new SqlTx(trx).lockTypes([type]);
+      return syncUniqueRows(trx, type, fields, keysOf);
+    });
   }
 
   async versions(t: GroupResource): Promise<{ current: number; oldestResumable: number }> {
@@ -422,10 +431,18 @@ class SqlTx implements StorageTx {
     return Number(row.last_internal_id);
   }
 
+  async reserveInternalId(type: GroupResource, id: number): Promise<void> {
+    await this.lockTypes([type]);
+    await sql`
+      UPDATE resource_version SET last_internal_id = greatest(last_internal_id, ${id}::bigint)
+      WHERE "group" = ${type.group} AND resource = ${type.resource}`.execute(this.db);
+  }
+
   async create(key: ResourceKey, value: JsonObject, opts: WriteOptions): Promise<StoredObject> {
     await this.lockTypes([key]);
     // With the type's counter held no other writer of this type runs, so check-then-insert cannot race.
     if (await getObject(this.db, key)) throw new StorageError('KeyExists', key, `${key.name} already exists`);
+    if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
     const rv = await this.nextVersion(key);
     const json = JSON.stringify(value);
     await this.db
@@ -442,6 +459,7 @@ class SqlTx implements StorageTx {
     const current = await getObject(this.db, key, 'update');
     if (!current) throw new StorageError('NotFound', key, `${key.name} not found`);
     if (current.resourceVersion !== expected) throw new StorageError('Conflict', key, `${key.name} was modified`);
+    if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
     const rv = await this.nextVersion(key);
     const json = JSON.stringify(value);
     const result = await this.db
@@ -477,6 +495,7 @@ class SqlTx implements StorageTx {
       .returning('folder')
       .executeTakeFirstOrThrow();
     await deleteSearchRow(this.db, key);
+    await deleteUniqueKeys(this.db, key);
     await this.record(key, 'DELETED', rv, current.resourceVersion, folder.folder, JSON.stringify(value));
     return { key, resourceVersion: rv, value };
   }

@@ -278,6 +278,83 @@ describe.each<Backend>(['postgres', 'embedded'])('storage conformance (%s)', (ba
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]);
   });
 
+  test('a unique key has one holder in its scope: another writer gets UniqueViolation; updates move keys, deletes free them', async () => {
+    const ns = 'unique';
+    const name = (value: string, scope = 's1') => ({ scope, field: 'name', value });
+    const put = (n: string, ...unique: ReturnType<typeof name>[]) => storage.transact((tx) => tx.create(key(n, ns), obj(n), { folder: '', unique }));
+    const violation = async (p: Promise<unknown>) => {
+      try {
+        await p;
+      } catch (err) {
+        if (err instanceof StorageError && err.code === 'UniqueViolation') return err.unique;
+        throw err;
+      }
+      return undefined;
+    };
+    const k1 = await put('k1', name('x'));
+    expect(await violation(put('k2', name('x')))).toEqual(name('x'));
+    expect(await storage.get(key('k2', ns))).toBeUndefined();
+    // Another scope, another field: no collision.
+    await put('k3', name('x', 's2'));
+    await put('k4', { scope: 's1', field: 'email', value: 'x' });
+    // An update that keeps its own key is no collision; one that moves to a held value is.
+    const u1 = await storage.transact((tx) => tx.update(key('k1', ns), obj('k1', { labels: { v: '2' } }), k1.resourceVersion, { folder: '', unique: [name('x'), name('y')] }));
+    const k5 = await put('k5', name('z'));
+    expect(await violation(storage.transact((tx) => tx.update(key('k5', ns), obj('k5'), k5.resourceVersion, { folder: '', unique: [name('y')] })))).toEqual(name('y'));
+    // Dropping a key frees it; a delete frees every key of the object.
+    await storage.transact((tx) => tx.update(key('k1', ns), obj('k1'), u1.resourceVersion, { folder: '', unique: [name('y')] }));
+    await put('k2', name('x'));
+    await storage.transact((tx) => tx.delete(key('k1', ns)));
+    await storage.transact((tx) => tx.update(key('k5', ns), obj('k5'), k5.resourceVersion, { folder: '', unique: [name('y')] }));
+    // Values beyond what an index row holds are keys too.
+    const long = 'v'.repeat(100_000);
+    await put('k6', name(long));
+    expect(await violation(put('k7', name(long)))).toEqual(name(long));
+    await put('k8', name(`${long}w`));
+  });
+
+  test('of concurrent creates of one unique value exactly one wins', async () => {
+    const ns = 'unique-race';
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        storageCode(storage.transact((tx) => tx.create(key(`r${i}`, ns), obj(`r${i}`), { folder: '', unique: [{ scope: ns, field: 'name', value: 'same' }] }))),
+      ),
+    );
+    expect(results.filter((r) => r === 'no error')).toHaveLength(1);
+    expect(results.filter((r) => r === 'UniqueViolation')).toHaveLength(19);
+    expect((await storage.list({ ...T, namespace: ns })).items).toHaveLength(1);
+  });
+
+  test('syncUniqueKeys gives objects stored before a field was unique their keys, the first holder keeping a shared value', async () => {
+    const S = { group: 'test.svc.app', resource: 'synced' };
+    const k = (name: string): ResourceKey => ({ ...S, namespace: 'default', name });
+    await storage.registerTypes([S]);
+    const titled = (name: string, title: string) => ({ metadata: { name }, spec: { title } });
+    for (const [n, title] of [['a', 'One'], ['b', 'one'], ['c', 'Two']]) await storage.transact((tx) => tx.create(k(n), titled(n, title), noFolder));
+    const keysOf = (value: unknown) => [{ scope: '', field: 'title', value: (value as { spec: { title: string } }).spec.title.toLowerCase() }];
+    expect(await storage.syncUniqueKeys(S, ['title'], keysOf)).toEqual({ written: 2, shared: 1 });
+    // Done once: a second start finds the field filled.
+    expect(await storage.syncUniqueKeys(S, ['title'], keysOf)).toEqual({ written: 0, shared: 0 });
+    const create = (n: string, title: string) => storageCode(storage.transact((tx) => tx.create(k(n), titled(n, title), { folder: '', unique: keysOf(titled(n, title)) })));
+    expect(await create('d', 'TWO')).toBe('UniqueViolation');
+    expect(await create('d', 'one')).toBe('UniqueViolation');
+    expect(await create('d', 'three')).toBe('no error');
+    // A field no longer declared holds nothing back.
+    expect(await storage.syncUniqueKeys(S, [], keysOf)).toEqual({ written: 0, shared: 0 });
+    expect(await create('e', 'two')).toBe('no error');
+  });
+
+  test('internal ids are never handed out twice; a reserved id moves the sequence past it', async () => {
+    const I = { group: 'test.svc.app', resource: 'numbered' };
+    await storage.registerTypes([I]);
+    const next = () => storage.transact((tx) => tx.nextInternalId(I));
+    expect(await next()).toBe(1);
+    await storage.transact((tx) => tx.reserveInternalId(I, 5));
+    expect(await next()).toBe(6);
+    await storage.transact((tx) => tx.reserveInternalId(I, 3));
+    expect(await next()).toBe(7);
+  });
+
   test('compaction forgets the past before a version but keeps what lists at later versions need', async () => {
     const C = { group: 'test.svc.app', resource: 'compacted' };
     const k = (name: string): ResourceKey => ({ ...C, namespace: 'default', name });
