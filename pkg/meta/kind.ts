@@ -79,9 +79,17 @@ export interface KindRegistration<Spec = unknown> {
   access?: KindAccess;
   /**
    * Objects get a numeric id, the legacy API's deprecated `id`: label `svc.app/deprecatedInternalID`, set by the
-   * registry on create (1, 2, 3... per type, never reused) and kept by every update.
+   * registry on create (1, 2, 3... per type, never reused) and kept by every update. With `'name'` the id is also
+   * the object's name: a create without a name is named by the next id, and one that names an id itself (a
+   * well-known object such as organization 1) moves the sequence past it.
    */
-  internalIds?: boolean;
+  internalIds?: boolean | 'name';
+  /**
+   * Values no two objects may hold (a team's name in its organization, a user's login), checked by storage in the
+   * write's transaction: of two concurrent writes of one value exactly one succeeds, the other gets the field's
+   * `error`. Updates are checked too; a delete frees the object's values.
+   */
+  unique?: readonly KindUnique<Spec>[];
   /**
    * The kind is searchable (`/api/search`): storage keeps each object's title and tags in its search index, written
    * in the same transaction as the object, so a search never sees a stale title or a deleted object.
@@ -101,6 +109,23 @@ export interface KindSearch<Spec = unknown> {
   title(obj: Resource<Spec>): string;
   /** The tags a `tag` filter matches (exactly); none when omitted. */
   tags?(obj: Resource<Spec>): string[];
+}
+
+/**
+ * One unique field of a kind (see {@link KindRegistration.unique}).
+ *
+ * @example
+ *   { field: 'name', value: (spec) => spec.name.trim().toLowerCase(), error: () => new StatusError(409, 'Conflict', 'Team name taken') }
+ */
+export interface KindUnique<Spec = unknown> {
+  /** The spec field (`name`, `login`), as errors name it. Values of different fields never collide. */
+  field: string;
+  /** The value(s) the object holds, normalized as they compare (case-folded...); '' holds nothing. */
+  value(spec: Spec): string | readonly string[];
+  /** `namespace` (default): unique within the object's namespace; `cluster`: across every namespace. */
+  scope?: 'namespace' | 'cluster';
+  /** The refusal of a value another object holds; default a 409 Conflict naming the field and value. */
+  error?: (value: string) => StatusError;
 }
 
 /** See {@link KindRegistration.access}. */

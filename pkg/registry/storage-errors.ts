@@ -1,6 +1,7 @@
 import { StatusError } from '../errors';
 import type { KindRegistration } from '../meta';
 import { StorageError } from '../../storage';
+import { uniqueViolation } from './unique';
 
 /**
  * Failures that put the database, not the request, at fault, by SQLSTATE or Node's socket error code: PostgreSQL
@@ -24,6 +25,8 @@ export function toStatusError(err: unknown, kind: KindRegistration, name: string
         return StatusError.notFound(gr, name);
       case 'Conflict':
         return kind.conflictError ? kind.conflictError(name) : StatusError.conflict(gr, name);
+      case 'UniqueViolation':
+        return uniqueViolation(kind, name, err.unique);
       case 'Unavailable':
         return StatusError.unavailable(err.message);
     }

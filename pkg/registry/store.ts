@@ -16,6 +16,7 @@ import { parseFieldSelector, parseLabelSelector } from './selectors';
 import { searchFieldsOf, type SearchRequest, type SearchResult, searchVisible } from './search';
 import { historyValueOf } from './secret-fields';
 import { toStatusError } from './storage-errors';
+import { storedUniqueKeys, uniqueKeysOf } from './unique';
 import type { WatchAccess } from './watch-visibility';
 import { causesFromZod } from './zod-causes';
 
@@ -86,6 +87,10 @@ export class Registry {
     // History written before a field was declared secret (or by an older server) loses it too.
     for (const kind of this.kinds.filter((k) => k.secretFields?.length)) {
       await this.storage.redactHistory(typeOf(kind), kind.secretFields!.map((p) => p.split('.')));
+    }
+    // Objects stored before a field was unique get their keys (a value several already share stays with the first).
+    for (const kind of this.kinds.filter((k) => k.unique)) {
+      await this.storage.syncUniqueKeys(typeOf(kind), kind.unique!.map((u) => u.field), (value) => storedUniqueKeys(kind, value));
     }
   }
 
@@ -176,7 +181,8 @@ export class Registry {
     // kube names no object in a refused create.
     if (access) await access.require('create', access.createTarget(input.metadata.annotations?.[Annotations.folder] ?? ''), '');
     for (let attempt = 1; ; attempt++) {
-      const obj = this.newObject(ctx, kind, requested ?? generateName(prefix!), input);
+      // A kind named by its numeric id gets its name in the transaction (see insert).
+      const obj = this.newObject(ctx, kind, requested ?? (prefix ? generateName(prefix) : ''), input);
       try {
         return await this.transact(kind, obj.metadata.name, async (tx) => {
           await tx.lockTypes([typeOf(kind)]);
@@ -386,17 +392,20 @@ export class Registry {
   }
 
   private async insert(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, obj: Resource, opts: WriteOptions): Promise<Resource> {
-    const key = this.key(ctx, kind, obj.metadata.name);
     await checkFolder(tx, this.folders, kind, obj);
     if (opts.dryRun) {
-      if (await tx.get(key)) throw new StorageError('KeyExists', undefined, 'exists');
+      if (obj.metadata.name && (await tx.get(this.key(ctx, kind, obj.metadata.name)))) throw new StorageError('KeyExists', undefined, 'exists');
       return this.decorate(kind, obj);
     }
     if (kind.internalIds) {
-      const id = await tx.nextInternalId(typeOf(kind));
+      const type = typeOf(kind);
+      const named = kind.internalIds === 'name' && obj.metadata.name !== '';
+      const id = named ? Number(obj.metadata.name) : await tx.nextInternalId(type);
+      if (named) await tx.reserveInternalId(type, id);
+      if (kind.internalIds === 'name') obj.metadata.name = String(id);
       obj.metadata.labels = { ...obj.metadata.labels, [Labels.deprecatedInternalID]: String(id) };
     }
-    return this.output(kind, await tx.create(key, forStorage(obj), writeOptionsOf(kind, obj)));
+    return this.output(kind, await tx.create(this.key(ctx, kind, obj.metadata.name), forStorage(obj), writeOptionsOf(kind, obj)));
   }
 
   /** Writes what `produce` makes of the stored object; removes it when that ends its deletion. */
@@ -668,11 +677,11 @@ function toResource(s: StoredObject): Resource {
 }
 
 /**
- * What storage is told besides the value: the folder column, for searchable kinds the search row, and for kinds with
- * secret fields what history records instead of the value.
+ * What storage is told besides the value: the folder column, for searchable kinds the search row, for kinds with
+ * unique fields their keys, and for kinds with secret fields what history records instead of the value.
  */
 function writeOptionsOf(kind: KindRegistration, obj: Resource) {
-  return { folder: folderOf(obj), search: searchFieldsOf(kind, obj), historyValue: historyValueOf(kind, forStorage(obj)) };
+  return { folder: folderOf(obj), search: searchFieldsOf(kind, obj), unique: uniqueKeysOf(kind, obj), historyValue: historyValueOf(kind, forStorage(obj)) };
 }
 
 /** Absent and undefined are one thing in JSON; managedFields must not count an undefined key as a field. */
@@ -710,11 +719,25 @@ function selectionOf(ctx: RequestContext, opts: Pick<ListOptions, 'labelSelector
   return { labels, names: onlyNames, excludeNames };
 }
 
-/** What a create (or an apply that creates) needs: a name or a prefix, and no resourceVersion. */
+/**
+ * What a create (or an apply that creates) needs: a name or a prefix (a kind named by its numeric id: neither, or a
+ * numeric name), and no resourceVersion.
+ */
 function checkCreatable(kind: KindRegistration, input: ParsedBody): void {
   const { name: requested, generateName: prefix, resourceVersion } = input.metadata;
   if (resourceVersion) throw StatusError.badRequest('resourceVersion should not be set on objects to be created');
-  const problem = requested ? nameProblem(requested) : prefix ? generateNameProblem(prefix) : 'Required value: name or generateName is required';
+  const numbered = kind.internalIds === 'name';
+  const problem = requested
+    ? numbered && !/^[1-9][0-9]{0,14}$/.test(requested)
+      ? 'Invalid value: must be a positive integer (the object is named by its numeric id)'
+      : nameProblem(requested)
+    : prefix
+      ? numbered
+        ? 'Forbidden: the object is named by its numeric id'
+        : generateNameProblem(prefix)
+      : numbered
+        ? undefined
+        : 'Required value: name or generateName is required';
   if (problem) {
     throw StatusError.invalid(kind, requested ?? '', [{ field: requested || !prefix ? 'metadata.name' : 'metadata.generateName', message: problem }]);
   }
