@@ -3,7 +3,7 @@ import { orgKind, orgMemberKind, userKind, identityKinds } from '../../apis';
 import type { OrgSpec } from '../../apis/iam.svc.app/v0alpha1/org';
 import type { UserSpec } from '../../apis/iam.svc.app/v0alpha1/user';
 import { StatusError } from '../errors';
-import { type KindRegistration, Labels, type Resource } from '../meta';
+import type { KindRegistration, Resource } from '../meta';
 import { Registry, type Requester, type RequestContext } from '../registry';
 import type { Storage } from '../../storage';
 import { namespaceOf } from '../server/namespaces';
@@ -36,9 +36,6 @@ export const keyOf = (s: string) => labelKey(s.trim().toLowerCase());
 export function labelKey(s: string): string {
   return createHash('sha256').update(s).digest('hex').slice(0, 40);
 }
-
-/** How often an id is retried when another writer took it first. */
-const ID_ATTEMPTS = 10;
 
 export interface StoredUser {
   id: number;
@@ -117,24 +114,9 @@ export class IdentityDirectory {
     return { requester: by, namespace, fieldManager: 'svc-identity' };
   }
 
-  /** The next free numeric name of a kind (max + 1); callers retry on AlreadyExists. */
-  private async nextId(kind: KindRegistration): Promise<number> {
-    const list = await this.registry.list(this.ctx(SYSTEM), kind, {});
-    return list.items.reduce((max, o) => Math.max(max, Number(o.metadata.name) || 0), 0) + 1;
-  }
-
-  private async createNumbered(by: Requester, kind: KindRegistration, spec: object, labels: Record<string, string> = {}, fixedId?: number): Promise<Resource> {
-    for (let attempt = 1; ; attempt++) {
-      const id = fixedId ?? (await this.nextId(kind));
-      try {
-        return await this.registry.create(this.ctx(by), kind, {
-          metadata: { name: String(id), labels: { [Labels.deprecatedInternalID]: String(id), ...labels } },
-          spec,
-        });
-      } catch (err) {
-        if (fixedId !== undefined || !(err instanceof StatusError && err.reason === 'AlreadyExists') || attempt >= ID_ATTEMPTS) throw err;
-      }
-    }
+  /** Users and orgs are named by the registry's id sequence (never reused); `fixedId` for a well-known one (org 1). */
+  private createNumbered(by: Requester, kind: KindRegistration, spec: object, labels: Record<string, string> = {}, fixedId?: number): Promise<Resource> {
+    return this.registry.create(this.ctx(by), kind, { metadata: { ...(fixedId === undefined ? {} : { name: String(fixedId) }), labels }, spec });
   }
 
   private async getOrUndefined(kind: KindRegistration, name: string, namespace = IDENTITY_NAMESPACE): Promise<Resource | undefined> {
@@ -177,17 +159,6 @@ export class IdentityDirectory {
     return found ?? (await this.listUsers()).find((u) => u.uid === uid);
   }
 
-  /** Whether a user other than `name` has one of `names` as its login or email. */
-  private async heldByAnother(name: string, names: string[]): Promise<boolean> {
-    for (const key of new Set(names.map(keyOf))) {
-      for (const label of [LOGIN_KEY, EMAIL_KEY]) {
-        const list = await this.registry.list(this.ctx(SYSTEM), userKind, { labelSelector: `${label}=${key}` });
-        if (list.items.some((o) => o.metadata.name !== name)) return true;
-      }
-    }
-    return false;
-  }
-
   async listUsers(): Promise<StoredUser[]> {
     const list = await this.registry.list(this.ctx(SYSTEM), userKind, {});
     return list.items.map((o) => toUser(o as Resource<UserSpec>));
@@ -209,17 +180,12 @@ export class IdentityDirectory {
   }
 
   /**
-   * Creates a user (412 "User with same email or login already exists" when taken, the anchor's answer). Two
-   * concurrent creates of one login can both pass the first check, so each looks again once its user is stored and
-   * withdraws it if another holds the login or email: whichever stored second sees the first, so at most one stays
-   * (in a close race both may withdraw, and both callers get the 412).
+   * Creates a user with the next id (412 "User with same email or login already exists" when another user holds
+   * the login or email as either: the user kind's unique field, so of concurrent creates exactly one wins).
    */
-  async createUser(by: Requester, u: NewUser, fixedId?: number): Promise<StoredUser> {
+  async createUser(by: Requester, u: NewUser): Promise<StoredUser> {
     const login = u.login.trim() || (u.email ?? '').trim();
     const email = (u.email ?? '').trim() || login;
-    if ((await this.userByLoginOrEmail(login)) || (await this.userByLoginOrEmail(email))) {
-      throw new StatusError(412, 'Conflict', 'User with same email or login already exists');
-    }
     const spec: UserSpec = {
       uid: u.uid ?? randomUid(),
       login,
@@ -230,11 +196,7 @@ export class IdentityDirectory {
       orgId: u.orgId ?? 1,
       passwordHash: await hashPassword(u.password),
     };
-    const obj = await this.createNumbered(by, userKind, spec, { [LOGIN_KEY]: keyOf(login), [EMAIL_KEY]: keyOf(email), [UID_KEY]: labelKey(spec.uid) }, fixedId);
-    if (await this.heldByAnother(obj.metadata.name, [login, email])) {
-      await this.registry.delete(this.ctx(by), userKind, obj.metadata.name).catch(ignoreNotFound);
-      throw new StatusError(412, 'Conflict', 'User with same email or login already exists');
-    }
+    const obj = await this.createNumbered(by, userKind, spec, { [LOGIN_KEY]: keyOf(login), [EMAIL_KEY]: keyOf(email), [UID_KEY]: labelKey(spec.uid) });
     return toUser(obj as Resource<UserSpec>);
   }
 
@@ -271,11 +233,11 @@ export class IdentityDirectory {
     return list.items.map((o) => ({ id: Number(o.metadata.name), name: (o.spec as unknown as OrgSpec).name })).sort((a, b) => a.id - b.id);
   }
 
-  /** Creates an organization (409 "Organization name taken" as the anchor answers); `fixedId` for org 1. */
+  /**
+   * Creates an organization with the next id, `fixedId` for org 1 (409 "Organization name taken", the anchor's
+   * answer, when another has the name in any case: the org kind's unique field).
+   */
   async createOrg(by: Requester, name: string, fixedId?: number): Promise<StoredOrg> {
-    if ((await this.listOrgs()).some((o) => o.name.toLowerCase() === name.trim().toLowerCase())) {
-      throw new StatusError(409, 'Conflict', 'Organization name taken');
-    }
     const obj = await this.createNumbered(by, orgKind, { name }, {}, fixedId);
     return { id: Number(obj.metadata.name), name };
   }

@@ -44,7 +44,6 @@ const ROLES = anyKind(roleKind);
 const BINDINGS = anyKind(roleBindingKind);
 
 /** Labels that find a role by name and assignments by role or subject without reading them all. */
-const NAME_KEY = 'svc.app/name-key';
 const ROLE_KEY = 'svc.app/role-key';
 const SUBJECT_KEY = 'svc.app/subject-key';
 const SUBJECT_ID = 'svc.app/subject-id';
@@ -123,12 +122,11 @@ export class RoleDirectory implements RoleSource {
     }
   }
 
-  private async checkName(orgId: number, name: string, uid: string): Promise<void> {
+  /** Names are also unique in the org (the role kind's unique field: 409 when taken). */
+  private checkName(name: string): void {
     if (RESERVED_PREFIXES.some((p) => name.startsWith(p))) {
       throw new StatusError(400, 'BadRequest', `the role name cannot start with ${RESERVED_PREFIXES.map((p) => `"${p}"`).join(', ')}: they name built-in roles`);
     }
-    const same = await this.listIn(orgId, ROLES, `${NAME_KEY}=${keyOf(name)}`);
-    if (same.some((o) => o.metadata.name !== uid)) throw new StatusError(409, 'Conflict', 'A role with the same name already exists');
   }
 
   /**
@@ -138,10 +136,10 @@ export class RoleDirectory implements RoleSource {
    *   await roles.createRole(by, 1, { name: 'custom:folder-creator', permissions: [{ action: 'folders:create', scope: 'folders:uid:general' }] });
    */
   async createRole(by: Requester, orgId: number, fields: RoleFields, uid = randomUid()): Promise<StoredRole> {
-    await this.checkName(orgId, fields.name, uid);
+    this.checkName(fields.name);
     const spec: RoleSpec = { displayName: '', description: '', group: '', hidden: false, ...fields, version: 1 };
     try {
-      const obj = await this.registry.create(this.ctx(by, orgId), ROLES, { metadata: { name: uid, labels: { [NAME_KEY]: keyOf(fields.name) } }, spec });
+      const obj = await this.registry.create(this.ctx(by, orgId), ROLES, { metadata: { name: uid }, spec });
       return toRole(orgId, obj);
     } catch (err) {
       if (err instanceof StatusError && err.reason === 'AlreadyExists') throw new StatusError(409, 'Conflict', 'A role with the same uid already exists');
@@ -152,11 +150,11 @@ export class RoleDirectory implements RoleSource {
 
   /** Replaces a role's fields; its version grows by one. */
   async updateRole(by: Requester, current: StoredRole, fields: RoleFields): Promise<StoredRole> {
-    await this.checkName(current.orgId, fields.name, current.uid);
+    this.checkName(fields.name);
     const obj = await this.registry.patch(this.ctx(by, current.orgId), ROLES, current.uid, (o) => {
       const old = o.spec as unknown as RoleSpec;
       const spec: RoleSpec = { displayName: '', description: '', group: '', hidden: false, ...fields, version: old.version + 1 };
-      return { ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, [NAME_KEY]: keyOf(fields.name) } }, spec };
+      return { ...o, spec };
     });
     return toRole(current.orgId, obj);
   }

@@ -9,16 +9,13 @@ import { Annotations, Labels, type Resource } from '../meta';
 import type { Registry, Requester, RequestContext } from '../registry';
 import { namespaceOf } from '../server/namespaces';
 import type { Identity } from './basic-auth';
-import { IDENTITY_NAMESPACE, ignoreNotFound, keyOf, randomUid, SYSTEM } from './identity-directory';
+import { IDENTITY_NAMESPACE, ignoreNotFound, randomUid, SYSTEM } from './identity-directory';
 import type { OrgRole } from './permissions';
 import { generateServiceAccountToken, parseServiceAccountToken } from './tokens';
 
-/** Finds a service account by login without listing them all. */
-const LOGIN_KEY = 'svc.app/login-key';
 /** A token's service account (its uid) and organization, and its name: the token lists and the name check. */
 const SERVICE_ACCOUNT = 'svc.app/service-account';
 const ORG_ID = 'svc.app/org-id';
-const TOKEN_NAME_KEY = 'svc.app/token-name-key';
 
 /** How stale `lastUsedAt` may get before a request writes it again: one write per token per minute at most. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -54,8 +51,6 @@ export interface ServiceAccountChange {
 
 export const serviceAccountNotFound = () => new StatusError(404, 'NotFound', 'service account not found');
 export const tokenNotFound = () => new StatusError(404, 'NotFound', 'service account token not found');
-const alreadyExists = () => new StatusError(400, 'BadRequest', 'service account already exists');
-const duplicateToken = () => new StatusError(400, 'BadRequest', 'service account token with given name already exists in the organization');
 
 /**
  * The anchor's login of a service account: `sa-<orgId>-<slug of its name>` (a name with no letter or digit gets a
@@ -147,38 +142,27 @@ export class ServiceAccounts {
     return list.items.map((o) => toServiceAccount(o as Resource<ServiceAccountSpec>, orgId)).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   }
 
-  /** Whether a service account of the org other than `uid` has `login`. */
-  private async loginTaken(orgId: number, login: string, uid?: string): Promise<boolean> {
-    const list = await this.registry.list(this.ctx(SYSTEM, namespaceOf(orgId)), serviceAccountKind, { labelSelector: `${LOGIN_KEY}=${keyOf(login)}` });
-    return list.items.some((o) => o.metadata.name !== uid);
-  }
-
   /**
-   * Creates a service account (400 "service account already exists" when its login is taken in the org). As for
-   * users, a create that finds another holder of its login once stored withdraws, so concurrent creates of one
-   * name leave at most one.
+   * Creates a service account: 400 "service account already exists" when its login is taken in the org (the kind's
+   * unique field, so of concurrent creates of one name exactly one wins).
    */
   async create(by: Requester, orgId: number, sa: { name: string; role?: OrgRole; isDisabled?: boolean }): Promise<StoredServiceAccount> {
     const login = serviceAccountLogin(orgId, sa.name);
-    if (await this.loginTaken(orgId, login)) throw alreadyExists();
     const spec: ServiceAccountSpec = { title: sa.name, login, role: sa.role ?? 'Viewer', isDisabled: sa.isDisabled ?? false };
-    const ctx = this.ctx(by, namespaceOf(orgId));
-    const obj = await this.registry.create(ctx, serviceAccountKind, { metadata: { name: randomUid(), labels: { [LOGIN_KEY]: keyOf(login) } }, spec });
-    if (await this.loginTaken(orgId, login, obj.metadata.name)) {
-      await this.registry.delete(ctx, serviceAccountKind, obj.metadata.name).catch(ignoreNotFound);
-      throw alreadyExists();
-    }
+    const obj = await this.registry.create(this.ctx(by, namespaceOf(orgId)), serviceAccountKind, { metadata: { name: randomUid() }, spec });
     return toServiceAccount(obj as Resource<ServiceAccountSpec>, orgId);
   }
 
-  /** Renames (a new login), changes the role or disables; 404 "service account not found" when it is not there. */
+  /**
+   * Renames (a new login: 400 "service account already exists" when taken), changes the role or disables; 404
+   * "service account not found" when it is not there.
+   */
   async update(by: Requester, sa: StoredServiceAccount, change: ServiceAccountChange): Promise<StoredServiceAccount> {
     const login = change.name === undefined ? sa.login : serviceAccountLogin(sa.orgId, change.name);
-    if (login !== sa.login && (await this.loginTaken(sa.orgId, login, sa.uid))) throw alreadyExists();
     const obj = await this.registry.patch(this.ctx(by, namespaceOf(sa.orgId)), serviceAccountKind, sa.uid, (current) => {
       const spec = current.spec as unknown as ServiceAccountSpec;
       const next: ServiceAccountSpec = { ...spec, title: change.name ?? spec.title, login, role: change.role ?? spec.role, isDisabled: change.isDisabled ?? spec.isDisabled };
-      return { ...current, metadata: { ...current.metadata, labels: { ...current.metadata.labels, [LOGIN_KEY]: keyOf(login) } }, spec: next };
+      return { ...current, spec: next };
     });
     return toServiceAccount(obj as Resource<ServiceAccountSpec>, sa.orgId);
   }
@@ -213,17 +197,12 @@ export class ServiceAccounts {
     return list.items.map((o) => toToken(o as Resource<ServiceAccountTokenSpec>)).sort((a, b) => a.id - b.id);
   }
 
-  private async tokenNameTaken(orgId: number, name: string, except?: string): Promise<boolean> {
-    const list = await this.registry.list(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, { labelSelector: `${ORG_ID}=${orgId},${TOKEN_NAME_KEY}=${keyOf(name)}` });
-    return list.items.some((o) => o.metadata.name !== except);
-  }
-
   /**
    * Makes a token: its key (returned here, and never again) and a stored record of the key's digest. Names are
-   * unique in the org (400 otherwise, the anchor's answer); `secondsToLive` > 0 sets an expiry.
+   * unique in the org (400 otherwise, the anchor's answer: the token kind's unique field); `secondsToLive` > 0 sets
+   * an expiry.
    */
   async addToken(by: Requester, sa: StoredServiceAccount, t: { name: string; secondsToLive?: number }): Promise<{ token: StoredToken; key: string }> {
-    if (await this.tokenNameTaken(sa.orgId, t.name)) throw duplicateToken();
     const { key, hashedKey } = generateServiceAccountToken();
     // Rounded up to the second: a token lives at least `secondsToLive`.
     const expires = t.secondsToLive ? rfc3339(Math.ceil((Date.now() + t.secondsToLive * 1000) / 1000) * 1000) : null;
@@ -246,16 +225,11 @@ export class ServiceAccounts {
     });
   }
 
-  /** Stores a token's digest; a name another token of the org took meanwhile withdraws it (400). */
+  /** Stores a token's digest: 400 when another token of the org has the name (the token kind's unique field). */
   private async storeToken(by: Requester, sa: StoredServiceAccount, name: string, hashedKey: string, expires: string | null): Promise<StoredToken> {
     const spec: ServiceAccountTokenSpec = { title: name, orgId: sa.orgId, serviceAccountUid: sa.uid, hashedKey, expires, lastUsedAt: null };
-    const labels = { [SERVICE_ACCOUNT]: sa.uid, [ORG_ID]: String(sa.orgId), [TOKEN_NAME_KEY]: keyOf(name) };
-    const ctx = this.ctx(by, IDENTITY_NAMESPACE);
-    const obj = await this.registry.create(ctx, serviceAccountTokenKind, { metadata: { name: tokenObjectName(hashedKey), labels }, spec });
-    if (await this.tokenNameTaken(sa.orgId, name, obj.metadata.name)) {
-      await this.registry.delete(ctx, serviceAccountTokenKind, obj.metadata.name).catch(ignoreNotFound);
-      throw duplicateToken();
-    }
+    const labels = { [SERVICE_ACCOUNT]: sa.uid, [ORG_ID]: String(sa.orgId) };
+    const obj = await this.registry.create(this.ctx(by, IDENTITY_NAMESPACE), serviceAccountTokenKind, { metadata: { name: tokenObjectName(hashedKey), labels }, spec });
     return toToken(obj as Resource<ServiceAccountTokenSpec>);
   }
 

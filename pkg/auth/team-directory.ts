@@ -36,8 +36,7 @@ export interface TeamFields {
   email?: string;
 }
 
-/** Labels that find teams by name and memberships by team or user without reading them all. */
-const NAME_KEY = 'svc.app/name-key';
+/** Labels that find memberships by team or user without reading them all. */
 const TEAM_ID = 'svc.app/team-id';
 const USER_ID = 'svc.app/user-id';
 const USER_KEY = 'svc.app/user-key';
@@ -63,7 +62,6 @@ export function teamActions(permission: TeamPermission): readonly string[] {
 }
 
 export const teamNotFound = () => new StatusError(404, 'NotFound', 'Team not found');
-const nameTaken = (code: 400 | 409) => new StatusError(code, code === 409 ? 'Conflict' : 'BadRequest', 'Team name taken');
 
 function toTeam(orgId: number, obj: Resource): StoredTeam {
   const s = obj.spec as unknown as TeamSpec;
@@ -139,39 +137,28 @@ export class TeamDirectory implements TeamMembership, PermissionSource {
     return teams.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   }
 
-  private async nameHeldByAnother(orgId: number, name: string, uid: string): Promise<boolean> {
-    const same = await this.listIn(orgId, TEAMS, `${NAME_KEY}=${keyOf(name)}`);
-    return same.some((o) => o.metadata.name !== uid);
-  }
-
   /**
-   * Creates a team (409 "Team name taken" when the org has one of that name, in any case); the registry numbers it.
-   * Two concurrent creates of one name can both pass the first check, so each looks again once stored and
-   * withdraws on a clash (in a close race both may withdraw, and both callers get the 409).
+   * Creates a team, numbered by the registry: 409 "Team name taken" when the org has one of that name, in any case
+   * (the team kind's unique field, so of concurrent creates of one name exactly one wins).
    */
   async createTeam(by: Requester, orgId: number, fields: TeamFields): Promise<StoredTeam> {
-    const name = fields.name.trim();
-    if (await this.nameHeldByAnother(orgId, name, '')) throw nameTaken(409);
-    const spec: TeamSpec = { name, email: (fields.email ?? '').trim() };
-    const obj = await this.registry.create(this.ctx(by, orgId), TEAMS, { metadata: { name: randomUid(), labels: { [NAME_KEY]: keyOf(name) } }, spec });
-    if (await this.nameHeldByAnother(orgId, name, obj.metadata.name)) {
-      await this.registry.delete(this.ctx(by, orgId), TEAMS, obj.metadata.name).catch(ignoreNotFound);
-      throw nameTaken(409);
-    }
+    const spec: TeamSpec = { name: fields.name.trim(), email: (fields.email ?? '').trim() };
+    const obj = await this.registry.create(this.ctx(by, orgId), TEAMS, { metadata: { name: randomUid() }, spec });
     return toTeam(orgId, obj);
   }
 
   /** Renames or re-addresses a team: 404 "Team not found", 400 "Team name taken" (the anchor's update answers). */
   async updateTeam(by: Requester, current: StoredTeam, fields: Partial<TeamFields>): Promise<StoredTeam> {
     const name = fields.name?.trim() || current.name;
-    if (await this.nameHeldByAnother(current.orgId, name, current.uid)) throw nameTaken(400);
     const email = fields.email !== undefined ? fields.email.trim() : current.email;
-    const obj = await this.registry.patch(this.ctx(by, current.orgId), TEAMS, current.uid, (o) => ({
-      ...o,
-      metadata: { ...o.metadata, labels: { ...o.metadata.labels, [NAME_KEY]: keyOf(name) } },
-      spec: { ...o.spec, name, email },
-    }));
-    return toTeam(current.orgId, obj);
+    try {
+      const obj = await this.registry.patch(this.ctx(by, current.orgId), TEAMS, current.uid, (o) => ({ ...o, spec: { ...o.spec, name, email } }));
+      return toTeam(current.orgId, obj);
+    } catch (err) {
+      // The anchor's update answers a taken name with 400 where its create answers 409.
+      if (err instanceof StatusError && err.message === 'Team name taken') throw new StatusError(400, 'BadRequest', err.message);
+      throw err;
+    }
   }
 
   /** Deletes a team and its memberships, then runs what was registered with {@link onTeamDeleted}. */

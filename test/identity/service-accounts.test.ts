@@ -290,8 +290,9 @@ describe('what a service account may never do', () => {
     await createServiceAccount({ name: 'Number one' }); // so that this one's number is not the admin's (1)
     const sa = await createServiceAccount({ name: 'Same number', role: 'Admin' });
     const { key } = await createToken(sa.id);
-    // The user whose number is the service account's: an existing one, else one made with that number.
-    const sameId = (await t.users!.userById(sa.id)) ?? (await t.users!.createUser(SYSTEM, { login: `user-${sa.id}`, password: 'password1' }, sa.id));
+    // The user whose number is the service account's: users are numbered in order, so made up to it.
+    for (let n = 0; !(await t.users!.userById(sa.id)); n++) await t.users!.createUser(SYSTEM, { login: `user-${sa.id}-${n}`, password: 'password1' });
+    const sameId = (await t.users!.userById(sa.id))!;
     expect(sameId.id).toBe(sa.id);
     await t.users!.setRole(SYSTEM, 1, sameId.id, 'Viewer');
     const team = await t.as.post('/api/teams').send({ name: `team-of-${sa.id}` });

@@ -1,3 +1,4 @@
+import { StatusError } from '../../../../pkg/errors';
 import type { KindRegistration } from '../../../../pkg/meta';
 import { type OrgSpec, orgSpecSchema } from './org-schema';
 
@@ -5,7 +6,8 @@ export type { OrgSpec } from './org-schema';
 
 /**
  * Organization, `iam.svc.app/v0alpha1`: global, in the identity namespace; the object name is the numeric org id
- * (also the `svc.app/deprecatedInternalID` label), so two replicas creating the same id collide as AlreadyExists.
+ * (also the `svc.app/deprecatedInternalID` label), from the registry's never-reused sequence. Names are unique,
+ * compared case-insensitively.
  */
 export const orgKind = {
   group: 'iam.svc.app',
@@ -15,5 +17,7 @@ export const orgKind = {
   singular: 'org',
   specSchema: orgSpecSchema,
   deleteResponse: 'status',
+  internalIds: 'name',
+  unique: [{ field: 'name', value: (spec) => spec.name.trim().toLowerCase(), scope: 'cluster', error: () => new StatusError(409, 'Conflict', 'Organization name taken') }],
   printerColumns: [{ name: 'Name', type: 'string', jsonPath: '.spec.name' }],
 } satisfies KindRegistration<OrgSpec>;

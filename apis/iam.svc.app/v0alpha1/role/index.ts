@@ -1,9 +1,13 @@
+import { StatusError } from '../../../../pkg/errors';
 import type { KindRegistration } from '../../../../pkg/meta';
 import { type RoleSpec, roleSpecSchema } from './role-schema';
 
 export type { RolePermission, RoleSpec } from './role-schema';
 
-/** Custom role, `iam.svc.app/v0alpha1`, in its organization's namespace; the object name is the role's uid. */
+/**
+ * Custom role, `iam.svc.app/v0alpha1`, in its organization's namespace; the object name is the role's uid. Names
+ * are unique in the organization, compared case-insensitively.
+ */
 export const roleKind = {
   group: 'iam.svc.app',
   version: 'v0alpha1',
@@ -12,6 +16,7 @@ export const roleKind = {
   singular: 'role',
   specSchema: roleSpecSchema,
   deleteResponse: 'status',
+  unique: [{ field: 'name', value: (spec) => spec.name.trim().toLowerCase(), error: () => new StatusError(409, 'Conflict', 'A role with the same name already exists') }],
   printerColumns: [
     { name: 'Name', type: 'string', jsonPath: '.spec.name' },
     { name: 'Version', type: 'integer', jsonPath: '.spec.version' },

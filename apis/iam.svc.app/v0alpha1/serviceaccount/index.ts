@@ -1,3 +1,4 @@
+import { StatusError } from '../../../../pkg/errors';
 import type { KindRegistration } from '../../../../pkg/meta';
 import { type ServiceAccountSpec, serviceAccountSpecSchema } from './serviceaccount-schema';
 
@@ -6,7 +7,7 @@ export type { ServiceAccountSpec } from './serviceaccount-schema';
 /**
  * ServiceAccount, `iam.svc.app/v0alpha1`, in its organization's namespace. The object name is the service
  * account's uid (its identity is `service-account:<uid>`); the legacy numeric id is the registry's
- * `svc.app/deprecatedInternalID`.
+ * `svc.app/deprecatedInternalID`. Logins are unique in the organization.
  */
 export const serviceAccountKind = {
   group: 'iam.svc.app',
@@ -17,6 +18,7 @@ export const serviceAccountKind = {
   specSchema: serviceAccountSpecSchema,
   deleteResponse: 'status',
   internalIds: true,
+  unique: [{ field: 'login', value: (spec) => spec.login.toLowerCase(), error: () => new StatusError(400, 'BadRequest', 'service account already exists') }],
   printerColumns: [
     { name: 'Title', type: 'string', jsonPath: '.spec.title' },
     { name: 'Role', type: 'string', jsonPath: '.spec.role' },

@@ -1,3 +1,4 @@
+import { StatusError } from '../../../../pkg/errors';
 import type { KindRegistration } from '../../../../pkg/meta';
 import { type ServiceAccountTokenSpec, serviceAccountTokenSpecSchema } from './serviceaccounttoken-schema';
 import { serviceAccountTokenStrategy } from './serviceaccounttoken-strategy';
@@ -7,7 +8,8 @@ export type { ServiceAccountTokenSpec } from './serviceaccounttoken-schema';
 /**
  * ServiceAccountToken, `iam.svc.app/v0alpha1`, in the identity namespace. The object name is the first 40 hex
  * characters of the key's SHA-256, so authenticating a key is one read by name; the legacy numeric token id is the
- * registry's `svc.app/deprecatedInternalID`.
+ * registry's `svc.app/deprecatedInternalID`. Names are unique in the token's organization (spec.orgId), compared
+ * case-insensitively.
  */
 export const serviceAccountTokenKind = {
   group: 'iam.svc.app',
@@ -19,6 +21,14 @@ export const serviceAccountTokenKind = {
   strategy: serviceAccountTokenStrategy,
   deleteResponse: 'status',
   internalIds: true,
+  unique: [
+    {
+      field: 'title',
+      value: (spec) => `${spec.orgId}/${spec.title.trim().toLowerCase()}`,
+      scope: 'cluster',
+      error: () => new StatusError(400, 'BadRequest', 'service account token with given name already exists in the organization'),
+    },
+  ],
   printerColumns: [
     { name: 'Title', type: 'string', jsonPath: '.spec.title' },
     { name: 'Expires', type: 'date', jsonPath: '.spec.expires' },

@@ -1,3 +1,4 @@
+import { StatusError } from '../../../../pkg/errors';
 import type { KindRegistration } from '../../../../pkg/meta';
 import { type TeamSpec, teamSpecSchema } from './team-schema';
 
@@ -6,7 +7,7 @@ export type { TeamSpec } from './team-schema';
 /**
  * Team, `iam.svc.app/v0alpha1`, in its organization's namespace (`default`, `org-<id>`). The object name is the
  * team's uid; its numeric id (the `svc.app/deprecatedInternalID` label) is unique across organizations, as in the
- * anchor.
+ * anchor. Names are unique in the organization, compared case-insensitively.
  */
 export const teamKind = {
   group: 'iam.svc.app',
@@ -17,6 +18,7 @@ export const teamKind = {
   specSchema: teamSpecSchema,
   deleteResponse: 'status',
   internalIds: true,
+  unique: [{ field: 'name', value: (spec) => spec.name.trim().toLowerCase(), error: () => new StatusError(409, 'Conflict', 'Team name taken') }],
   printerColumns: [
     { name: 'Name', type: 'string', jsonPath: '.spec.name' },
     { name: 'Email', type: 'string', jsonPath: '.spec.email' },

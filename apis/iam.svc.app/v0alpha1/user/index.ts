@@ -1,3 +1,4 @@
+import { StatusError } from '../../../../pkg/errors';
 import type { KindRegistration } from '../../../../pkg/meta';
 import { type UserSpec, userSpecSchema } from './user-schema';
 import { userStrategy } from './user-strategy';
@@ -6,8 +7,9 @@ export type { UserSpec } from './user-schema';
 
 /**
  * User, `iam.svc.app/v0alpha1`: global, so every user lives in the identity namespace. The object name is the
- * user's numeric id (also the `svc.app/deprecatedInternalID` label): a second create of the same id is
- * AlreadyExists, which makes id assignment race-free.
+ * user's numeric id (also the `svc.app/deprecatedInternalID` label), from the registry's never-reused sequence.
+ * Logins and emails share one space of values, compared case-insensitively: a user signs in with either, so no
+ * user's login or email may be another's login or email.
  */
 export const userKind = {
   group: 'iam.svc.app',
@@ -20,6 +22,15 @@ export const userKind = {
   deleteResponse: 'status',
   // An old password's hash stays out of history, so a password change leaves none behind.
   secretFields: ['spec.passwordHash'],
+  internalIds: 'name',
+  unique: [
+    {
+      field: 'login',
+      value: (spec) => [spec.login.trim().toLowerCase(), spec.email.trim().toLowerCase()],
+      scope: 'cluster',
+      error: () => new StatusError(412, 'Conflict', 'User with same email or login already exists'),
+    },
+  ],
   printerColumns: [
     { name: 'Login', type: 'string', jsonPath: '.spec.login' },
     { name: 'Email', type: 'string', jsonPath: '.spec.email' },
