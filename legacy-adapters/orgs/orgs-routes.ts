@@ -1,5 +1,5 @@
 import { type Request, Router } from 'express';
-import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
+import { type IdentityDirectory, lastServerAdmin } from '../../pkg/auth/identity-directory';
 import type { LastSeenTracker } from '../../pkg/auth/last-seen';
 import { permissionDeniedError } from '../../pkg/auth/org-access';
 import { StatusError } from '../../pkg/errors';
@@ -98,11 +98,16 @@ export function legacyOrgsRouter(users: IdentityDirectory, lastSeen?: LastSeenTr
     if (!current) throw new StatusError(404, 'NotFound', 'User not found');
     if (current === 'Admin') await keepOneAdmin(users, orgId, 'Cannot remove last organization admin');
     await users.removeMember(by(req), orgId, userId);
-    // As the anchor: a user removed from its last organization is deleted.
+    // As the anchor: a user removed from its last organization is deleted, unless it is the last server admin.
     if ((await users.orgsOf(userId)).length === 0) {
-      await users.deleteUser(by(req), userId);
-      res.json({ message: 'User deleted' });
-      return;
+      const deleted = await users.deleteUser(by(req), userId).then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof StatusError && err.message === lastServerAdmin().message) return false;
+          throw err;
+        },
+      );
+      if (deleted) return void res.json({ message: 'User deleted' });
     }
     res.json({ message: 'User removed from organization' });
   });

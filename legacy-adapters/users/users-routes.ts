@@ -130,6 +130,7 @@ export function legacyUsersRouter(users: IdentityDirectory, sessions?: SessionSt
     requireServerAdmin(req);
     const id = idParam(req, 'id');
     if (!(await users.userById(id))) throw userNotFound();
+    if (!isServiceAccount(req.user!) && req.user!.userId === id) throw bad('You cannot delete your own user');
     await users.deleteUser({ identity: req.user!.identity }, id);
     await sessions?.revokeAll({ identity: req.user!.identity }, id);
     res.json({ message: 'User deleted' });

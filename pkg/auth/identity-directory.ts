@@ -5,7 +5,7 @@ import type { UserSpec } from '../../apis/iam.svc.app/v0alpha1/user';
 import { StatusError } from '../errors';
 import type { KindRegistration, Resource } from '../meta';
 import { Registry, type Requester, type RequestContext } from '../registry';
-import type { Storage } from '../../storage';
+import type { Storage, StorageTx } from '../../storage';
 import { namespaceOf } from '../server/namespaces';
 import { hashPassword } from './password';
 import type { OrgRole } from './permissions';
@@ -202,10 +202,16 @@ export class IdentityDirectory {
 
   /** Read-modify-write of a user's spec; the stored password hash is kept unless `change` sets a new one. */
   async updateUser(by: Requester, id: number, change: (spec: UserSpec) => UserSpec): Promise<StoredUser> {
-    const obj = await this.registry.patch(this.ctx(by), userKind, String(id), (current) => {
-      const spec = change({ ...(current.spec as unknown as UserSpec) });
-      return { ...current, metadata: { ...current.metadata, labels: { ...current.metadata.labels, [LOGIN_KEY]: keyOf(spec.login), [EMAIL_KEY]: keyOf(spec.email) } }, spec };
-    });
+    const obj = await this.registry.patch(
+      this.ctx(by),
+      userKind,
+      String(id),
+      (current) => {
+        const spec = change({ ...(current.spec as unknown as UserSpec) });
+        return { ...current, metadata: { ...current.metadata, labels: { ...current.metadata.labels, [LOGIN_KEY]: keyOf(spec.login), [EMAIL_KEY]: keyOf(spec.email) } }, spec };
+      },
+      { check: keepServerAdmin },
+    );
     return toUser(obj as Resource<UserSpec>);
   }
 
@@ -216,8 +222,11 @@ export class IdentityDirectory {
 
   /** Deletes the user and its memberships. */
   async deleteUser(by: Requester, id: number): Promise<void> {
+    // Asked before its memberships go; the delete's own check decides a race with another admin's removal.
+    const user = await this.userById(id);
+    if (user?.isSvcAdmin && !(await this.listUsers()).some((u) => u.isSvcAdmin && u.id !== id)) throw lastServerAdmin();
     for (const org of await this.listOrgs()) await this.removeMember(by, org.id, id).catch(ignoreNotFound);
-    await this.registry.delete(this.ctx(by), userKind, String(id));
+    await this.registry.delete(this.ctx(by), userKind, String(id), { check: keepServerAdmin });
   }
 
   // Organizations
@@ -290,6 +299,20 @@ export class IdentityDirectory {
     }
     return out;
   }
+}
+
+/** The anchor's refusal to leave the server without an administrator (its wording, for our server admins). */
+export const lastServerAdmin = () => new StatusError(400, 'BadRequest', 'cannot remove last server admin');
+
+/**
+ * Refuses an update or delete of a user that leaves no server admin. It runs in the write's transaction with the
+ * user type locked, so two admins removing each other at once cannot both succeed.
+ */
+async function keepServerAdmin(tx: StorageTx, current: Resource, next: Resource | undefined): Promise<void> {
+  const admin = (obj: Resource | undefined) => (obj?.spec as UserSpec | undefined)?.isSvcAdmin === true;
+  if (!admin(current) || admin(next)) return;
+  const users = await tx.list({ group: userKind.group, resource: userKind.plural, namespace: IDENTITY_NAMESPACE });
+  if (!users.items.some((s) => s.key.name !== current.metadata.name && admin(s.value as unknown as Resource))) throw lastServerAdmin();
 }
 
 const UID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';

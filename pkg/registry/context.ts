@@ -1,3 +1,4 @@
+import type { Resource } from '../meta';
 import type { StorageTx } from '../../storage';
 
 /** Who is asking, as the registry needs it: the `<user-type>:<uid>` written to createdBy/updatedBy. */
@@ -65,6 +66,14 @@ export interface RequestContext {
 export interface WriteOptions {
   /** `dryRun=All`: run every check, store nothing. */
   dryRun?: boolean;
+  /**
+   * An invariant across objects of the kind, checked in the write's transaction with the kind's type locked (no
+   * other write of the kind runs meanwhile): `current` as stored, `next` what an update writes (undefined for a
+   * delete). Throws to refuse; in-process only.
+   *
+   * @example { check: async (tx, user, next) => { if (leavesNoServerAdmin(await tx.list(users), user, next)) throw lastAdmin(); } }
+   */
+  check?: (tx: StorageTx, current: Resource, next: Resource | undefined) => Promise<void>;
 }
 
 export interface DeleteOptions extends WriteOptions {

@@ -285,6 +285,7 @@ export class Registry {
         if (!current) throw StatusError.notFound(gr(kind), name);
         trail.gate?.require('delete', trail.gate.access.target(toResource(current)), name);
         checkPreconditions(kind, name, current, opts.preconditions);
+        await opts.check?.(tx, toResource(current), undefined);
         return this.remove(tx, kind, current, opts, trail);
       }),
     );
@@ -420,6 +421,7 @@ export class Registry {
     // Moving to another folder is creating there.
     if (gate && folderOf(next) !== folderOf(current)) gate.require('create', gate.access.createTarget(folderOf(next)), stored.key.name);
     await checkFolder(tx, this.folders, kind, next);
+    await opts.check?.(tx, current, next);
     if (opts.dryRun) return this.decorate(kind, next);
     if (next.metadata.deletionTimestamp && !next.metadata.finalizers) {
       // The last finalizer is gone: the object goes now (kube's shouldDeleteDuringUpdate).

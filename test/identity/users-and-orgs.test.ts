@@ -116,6 +116,45 @@ describe('admin users endpoints', () => {
     expect((await t.as.delete(`/api/admin/users/${id}`)).body).toEqual({ message: 'User not found' });
   });
 
+  it('never give a deleted user\'s id to another user', async () => {
+    const gone = [await createUser('gone-1'), await createUser('gone-2')];
+    for (const id of gone) expect((await t.as.delete(`/api/admin/users/${id}`)).status).toBe(200);
+    const next = [await createUser('next-1'), await createUser('next-2')];
+    expect(next.every((id) => id > Math.max(...gone))).toBe(true);
+    const ids = ((await t.as.get('/api/users')).body as { id: number }[]).map((u) => u.id);
+    expect(ids.filter((id) => gone.includes(id))).toEqual([]);
+  });
+
+  it('refuse deleting oneself, and removing the last server admin by deletion or by its permission', async () => {
+    const self = await t.as.delete('/api/admin/users/1');
+    expect([self.status, self.body]).toEqual([400, { message: 'You cannot delete your own user' }]);
+    const demote = await t.as.put('/api/admin/users/1/permissions').send({ isSvcAdmin: false });
+    expect([demote.status, demote.body]).toEqual([400, { message: 'cannot remove last server admin' }]);
+    // With a second server admin, each may go, but not both.
+    const other = await createUser('second-admin');
+    expect((await t.as.put(`/api/admin/users/${other}/permissions`).send({ isSvcAdmin: true })).status).toBe(200);
+    expect((await t.as.put('/api/admin/users/1/permissions').send({ isSvcAdmin: false })).status).toBe(200);
+    expect((await t.as.get('/api/user')).body.isSvcAdmin).toBe(false);
+    const last = await as('second-admin').put(`/api/admin/users/${other}/permissions`).send({ isSvcAdmin: false });
+    expect([last.status, last.body]).toEqual([400, { message: 'cannot remove last server admin' }]);
+    expect((await as('second-admin').put('/api/admin/users/1/permissions').send({ isSvcAdmin: true })).status).toBe(200);
+    expect((await t.as.delete(`/api/admin/users/${other}`)).status).toBe(200);
+    // Two admins removing each other's server-admin permission at once: exactly one succeeds (the other is refused
+    // as the last server admin's removal, or, when it came second, as no server admin any more).
+    const third = await createUser('third-admin');
+    expect((await t.as.put(`/api/admin/users/${third}/permissions`).send({ isSvcAdmin: true })).status).toBe(200);
+    const both = await Promise.all([
+      t.as.put(`/api/admin/users/${third}/permissions`).send({ isSvcAdmin: false }),
+      as('third-admin').put('/api/admin/users/1/permissions').send({ isSvcAdmin: false }),
+    ]);
+    expect(both.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(both.filter((r) => r.status === 400 || r.status === 403)).toHaveLength(1);
+    if (both[1].status === 200) expect((await as('third-admin').put('/api/admin/users/1/permissions').send({ isSvcAdmin: true })).status).toBe(200);
+    // The admin is still a server admin and still a member of org 1.
+    expect((await t.as.get('/api/user')).body).toMatchObject({ id: 1, isSvcAdmin: true });
+    expect((await t.as.get('/api/user/orgs')).body).toEqual([{ orgId: 1, name: 'Main Org.', role: 'Admin' }]);
+  });
+
   it('new users join with users.auto_assign_org_role', async () => {
     const editors = await startTestApp(['--users.auto_assign_org_role=Editor']);
     try {
