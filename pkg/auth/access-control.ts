@@ -196,6 +196,8 @@ declare global {
       accessIn?: (orgId: number, orgRole: OrgRole) => AccessCheck;
       /** A list across namespaces: the caller's organizations it may list the kind in, with its role (apisOrgAccess). */
       orgScopes?: { orgId: number; role: OrgRole }[];
+      /** A list across namespaces: every membership of the caller when the request was authorized (apisOrgAccess). */
+      orgMemberships?: { orgId: number; role: OrgRole }[];
     }
   }
 }

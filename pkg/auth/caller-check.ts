@@ -8,7 +8,7 @@ import { type Identity, identityOf, type PasswordCheck } from './basic-auth';
 import { cookieOf } from './cookies';
 import type { IdentityDirectory } from './identity-directory';
 import { isAnonymous, isServiceAccount, roleInOrg } from './org-access';
-import type { Subject } from './permissions';
+import type { OrgRole, Subject } from './permissions';
 import type { ServiceAccounts } from './service-accounts';
 import type { SessionStore } from './sessions';
 
@@ -48,7 +48,9 @@ export class CallerCheck {
     const user = req.user;
     if (!user) return undefined;
     const session = this.opts.sessions ? (cookieOf(req, this.opts.sessions.cookieName) ?? '') : '';
-    return createHash('sha256').update([user.identity, user.orgId, user.orgRole, req.get('authorization') ?? '', session].join('\u0000')).digest('hex');
+    // A watch across namespaces is checked against all of the caller's organizations, not the one it signed in to.
+    const across = req.orgMemberships ? 'across' : '';
+    return createHash('sha256').update([user.identity, user.orgId, user.orgRole, req.get('authorization') ?? '', session, across].join('\u0000')).digest('hex');
   }
 
   /** Changes whenever identity data may have changed (one cheap version read per identity kind). */
@@ -61,7 +63,8 @@ export class CallerCheck {
   /**
    * Undefined while the request's credential signs in the same caller with the same rights in its org; else why
    * its watches end: 401 when the credential no longer signs anyone in, 403 when the caller left the org, 410
-   * Expired when its role or teams changed (a client lists again, with what it may now see).
+   * Expired when its role or teams changed (a client lists again, with what it may now see). A watch across
+   * namespaces ends with 410 Expired when the caller's organizations, or its rights in any, changed.
    */
   async recheck(req: Request): Promise<StatusError | undefined> {
     const before = req.user;
@@ -70,6 +73,12 @@ export class CallerCheck {
     const now = await this.identify(req, before);
     if (now === null) return undefined; // a caller this server cannot check again (a fixed test administrator)
     if (!now || now.identity !== before.identity) return StatusError.unauthorized();
+    if (req.orgMemberships) {
+      // A watch across namespaces (apisOrgAccess noted its memberships) shows every organization of the caller, each
+      // with its rights there: one joined or left, or a role or teams changed in any, changes what it may see.
+      if ((await this.organizations(now)) !== (await baseline)) return StatusError.expired(`the organizations of ${before.login} changed: list again`);
+      return undefined;
+    }
     const role = await roleInOrg(this.opts.users, now, before.orgId);
     if (!role) return new StatusError(403, 'Forbidden', `${before.login} is no longer a member of organization ${before.orgId}`);
     const subject = fingerprint(await this.opts.access.subjectOf({ ...now, orgId: before.orgId, orgRole: role }));
@@ -81,11 +90,29 @@ export class CallerCheck {
   begin(req: Request): Promise<string> {
     let p = this.baselines.get(req);
     if (!p && req.user) {
-      p = this.opts.access.subjectOf(req.user).then(fingerprint);
+      // Across namespaces: the memberships the request was authorized with, not as they are by now.
+      p = req.orgMemberships ? this.organizations(req.user, req.orgMemberships) : this.opts.access.subjectOf(req.user).then(fingerprint);
       p.catch(() => this.baselines.delete(req));
       this.baselines.set(req, p);
     }
     return p ?? Promise.resolve('');
+  }
+
+  /**
+   * The caller's rights in each of its organizations (`memberships`, else as they are now: a user's memberships, a
+   * service account's one org), as one string.
+   */
+  private async organizations(user: Identity, memberships?: readonly { orgId: number; role: OrgRole }[]): Promise<string> {
+    const orgs = memberships
+      ? [...memberships]
+      : isServiceAccount(user) || isAnonymous(user)
+        ? user.orgRole
+          ? [{ orgId: user.orgId, role: user.orgRole }]
+          : []
+        : (await this.opts.users.orgsOf(user.userId)).map((m) => ({ orgId: m.org.id, role: m.role }));
+    orgs.sort((a, b) => a.orgId - b.orgId);
+    const subjects = await Promise.all(orgs.map((m) => this.opts.access.subjectOf({ ...user, orgId: m.orgId, orgRole: m.role })));
+    return JSON.stringify(subjects.map(fingerprint));
   }
 
   /** The identity the request's credential signs in now; undefined: nobody; null: not checkable. */

@@ -88,6 +88,7 @@ export function apisOrgAccess(users: IdentityDirectory, kinds: readonly KindRegi
       const perObject = declared.has(`${across[1]}/${across[3]}`);
       const user = req.user!;
       const memberships = hasOneOrg(user) ? (user.orgRole ? [{ orgId: user.orgId, role: user.orgRole }] : []) : (await users.orgsOf(user.userId)).map((m) => ({ orgId: m.org.id, role: m.role }));
+      req.orgMemberships = memberships;
       req.orgScopes = memberships.filter((m) => perObject || roleIncludes(m.role, 'Viewer'));
       return next();
     }

@@ -21,9 +21,10 @@ const keyOf = (c: Change) => `${c.namespace}\u0000${c.name}`;
 
 /**
  * The one reader of a kind's history while that kind has watches: it polls `eventsSince(last)` every interval and
- * offers each change, in order, to the live watches of its namespace. Thousands of idle watches so cost this
- * process one query per interval per kind, and a write by any process on the database reaches them within an
- * interval, because history (not a message bus) is the source of truth.
+ * offers each change, in order, to the live watches of its namespace (a watch across namespaces is in the fan-out
+ * of each of its namespaces, and a change has one). Thousands of idle watches so cost this process one query per
+ * interval per kind, and a write by any process on the database reaches them within an interval, because history
+ * (not a message bus) is the source of truth.
  *
  * Correctness rests on storage's promise that versions become visible in commit order: nothing can appear later
  * below `last`. A watch that starts behind `last` catches up from the recent changes kept here, or from history
@@ -66,23 +67,27 @@ export class KindPoller {
 
   add(w: Watcher): void {
     this.watchers.add(w);
-    let set = this.byNamespace.get(w.namespace);
-    if (!set) this.byNamespace.set(w.namespace, (set = new Set()));
-    set.add(w);
-    if (w.selectsLabels) this.labelWatchers.set(w.namespace, (this.labelWatchers.get(w.namespace) ?? 0) + 1);
+    for (const namespace of w.namespaces) {
+      let set = this.byNamespace.get(namespace);
+      if (!set) this.byNamespace.set(namespace, (set = new Set()));
+      set.add(w);
+      if (w.selectsLabels) this.labelWatchers.set(namespace, (this.labelWatchers.get(namespace) ?? 0) + 1);
+    }
     this.dueAt = Math.min(this.dueAt, w.dueAt);
     this.schedule(this.watchers.size === 1 ? 0 : this.opts.pollIntervalMs);
   }
 
   remove(w: Watcher): void {
     if (!this.watchers.delete(w)) return;
-    const set = this.byNamespace.get(w.namespace);
-    set?.delete(w);
-    if (set?.size === 0) this.byNamespace.delete(w.namespace);
-    if (w.selectsLabels) {
-      const n = (this.labelWatchers.get(w.namespace) ?? 1) - 1;
-      if (n > 0) this.labelWatchers.set(w.namespace, n);
-      else this.labelWatchers.delete(w.namespace);
+    for (const namespace of w.namespaces) {
+      const set = this.byNamespace.get(namespace);
+      set?.delete(w);
+      if (set?.size === 0) this.byNamespace.delete(namespace);
+      if (w.selectsLabels) {
+        const n = (this.labelWatchers.get(namespace) ?? 1) - 1;
+        if (n > 0) this.labelWatchers.set(namespace, n);
+        else this.labelWatchers.delete(namespace);
+      }
     }
     if (this.watchers.size === 0) {
       this.stop();
@@ -101,7 +106,7 @@ export class KindPoller {
     }
     if (w.cursor < this.floor) return { state: 'behind' };
     const missing = this.recent.filter((c) => c.rv > w.cursor);
-    const unresolved = w.selectsLabels ? missing.filter((c) => c.previous === undefined && c.namespace === w.namespace) : [];
+    const unresolved = w.selectsLabels ? missing.filter((c) => c.previous === undefined && w.watches(c.namespace)) : [];
     if (unresolved.length) return { state: 'resolve', changes: unresolved };
     for (const c of missing) w.offer(c);
     w.live = true;
@@ -118,7 +123,7 @@ export class KindPoller {
     if (w.selectsLabels) {
       if (seen.size > 4 * this.opts.pageSize) seen.clear();
       linkPrevious(changes, seen);
-      await this.resolvePrevious(changes.filter((c) => c.namespace === w.namespace));
+      await this.resolvePrevious(changes.filter((c) => w.watches(c.namespace)));
     }
     return changes;
   }

@@ -9,7 +9,7 @@ const change = (rv: number, namespace = 'default') =>
   new Change({ key: { group: 'x.svc.app', resource: 'xs', namespace, name: `n${rv}` }, resourceVersion: rv, previousResourceVersion: 0, action: 'ADDED', value: { metadata: {} } as JsonObject }, present);
 
 function watcher(o: Partial<WatcherOptions> = {}): Watcher {
-  return new Watcher({ kind, namespace: 'default', selection: { labels: [], fields: [] }, after: 10, deadline: Date.now() + 60_000, bookmarks: false, bookmarkIntervalMs: 1000, maxQueue: 3, ...o });
+  return new Watcher({ kind, namespaces: ['default'], selection: { labels: [], fields: [] }, after: 10, deadline: Date.now() + 60_000, bookmarks: false, bookmarkIntervalMs: 1000, maxQueue: 3, ...o });
 }
 
 describe('Watcher', () => {
@@ -19,6 +19,14 @@ describe('Watcher', () => {
     expect([(await w.take())?.object.metadata.resourceVersion, (await w.take())?.object.metadata.resourceVersion]).toEqual(['11', '13']);
     expect(w.cursor).toBe(13);
     expect(w.pending).toBe(0);
+  });
+
+  it('a watch across namespaces takes the changes of each of its namespaces, and of no other', async () => {
+    const w = watcher({ namespaces: ['default', 'org-2'] });
+    for (const c of [change(11, 'org-2'), change(12, 'org-3'), change(13)]) w.offer(c, 1);
+    expect([w.watches('org-2'), w.watches('org-3')]).toEqual([true, false]);
+    expect([(await w.take())?.object.metadata.resourceVersion, (await w.take())?.object.metadata.resourceVersion]).toEqual(['11', '13']);
+    expect([w.cursor, w.pending]).toEqual([13, 0]);
   });
 
   it('a batch is queued whole; more than maxQueue still waiting when the next batch comes ends the watch', async () => {

@@ -3,7 +3,8 @@ import { bookmark, type Change, eventFor, type WatchEvent, type WatchSelection }
 
 export interface WatcherOptions {
   kind: KindRegistration;
-  namespace: string;
+  /** The namespaces watched: one, or several for a watch across namespaces. */
+  namespaces: readonly string[];
   selection: WatchSelection;
   /** Deliver only changes after this version. */
   after: number;
@@ -41,14 +42,21 @@ export class Watcher {
   private readonly sources = new WeakMap<WatchEvent, Change>();
   private head = 0;
   private wake: (() => void) | undefined;
+  private readonly watched: ReadonlySet<string>;
 
   constructor(readonly opts: WatcherOptions) {
     this.cursor = opts.after;
     this.nextBookmarkAt = this.bookmarkAfter(Date.now());
+    this.watched = new Set(opts.namespaces);
   }
 
-  get namespace(): string {
-    return this.opts.namespace;
+  get namespaces(): readonly string[] {
+    return this.opts.namespaces;
+  }
+
+  /** Whether changes of this namespace are this watch's. */
+  watches(namespace: string): boolean {
+    return this.watched.has(namespace);
   }
 
   get selectsLabels(): boolean {
@@ -71,7 +79,7 @@ export class Watcher {
   consider(c: Change): WatchEvent | undefined {
     if (this.ended || c.rv <= this.cursor) return undefined;
     this.cursor = c.rv;
-    const ev = c.namespace === this.opts.namespace ? eventFor(this.opts.selection, c) : undefined;
+    const ev = this.watched.has(c.namespace) ? eventFor(this.opts.selection, c) : undefined;
     if (ev) this.sources.set(ev, c);
     return ev;
   }

@@ -29,19 +29,28 @@ export interface WatchHubOptions {
   freshenIntervalMs?: number;
 }
 
-/** What one watch asks for: its kind and namespace (already authorized), how to present and list, and its options. */
-export interface WatchRequest extends WatchOptions {
-  kind: KindRegistration;
+/** A namespace a watch follows (already authorized), and what the caller may see there. */
+export interface WatchedNamespace {
   namespace: string;
-  /** A stored row as GET shows it (`registry.present(kind, s)`); one per kind is used for every watch of it. */
-  present(s: StoredObject): Resource;
-  /** One page of the collection as a list shows it, with the same selectors (`registry.list(ctx, kind, ...)`). */
-  list(page: { limit: number; continue?: string }): Promise<{ items: Resource[]; metadata: { resourceVersion: string; continue?: string } }>;
   /**
-   * What the caller may see (`registry.visibility(ctx, kind)`); unset, every event is sent. `list` must already be
-   * filtered the same way.
+   * What the caller may see in it (`registry.visibility(ctx, kind)`, with its rights in that namespace); unset,
+   * every event is sent. `list` must already be filtered the same way.
    */
   visible?: WatchAccess;
+}
+
+/** What one watch asks for: its kind and namespaces, how to present and list, and its options. */
+export interface WatchRequest extends WatchOptions {
+  kind: KindRegistration;
+  /** One namespace, or several for a watch across namespaces (`kubectl get -A --watch`); events of others are never sent. */
+  namespaces: readonly WatchedNamespace[];
+  /** A stored row as GET shows it (`registry.present(kind, s)`); one per kind is used for every watch of it. */
+  present(s: StoredObject): Resource;
+  /**
+   * One page of the collection as a list shows it, with the same selectors (`registry.list(ctx, kind, ...)`, or
+   * `listAcross` for several namespaces: one resourceVersion for all of them).
+   */
+  list(page: { limit: number; continue?: string }): Promise<{ items: Resource[]; metadata: { resourceVersion: string; continue?: string } }>;
   /** Ends the watch (the client went away). Ending the iteration does the same. */
   signal?: AbortSignal;
 }
@@ -56,7 +65,7 @@ class Aborted extends Error {}
  *
  * @example
  *   const hub = new WatchHub(storage, { pollIntervalMs: 100, log });
- *   for await (const ev of hub.watch({ kind, namespace: 'default', present: (s) => registry.present(kind, s),
+ *   for await (const ev of hub.watch({ kind, namespaces: [{ namespace: 'default' }], present: (s) => registry.present(kind, s),
  *     list: (p) => registry.list(ctx, kind, p), resourceVersion: '0', allowWatchBookmarks: true })) {
  *     console.log(ev.type, ev.object.metadata.resourceVersion);
  *   }
@@ -130,7 +139,10 @@ export class WatchHub {
     const deadline = Date.now() + plan.timeoutMs;
     const type = typeOf(req.kind);
     const start = plan.start;
-    const visibility = req.visible ? new WatchVisibility(req.visible, start.from === 'list') : undefined;
+    // One gate per namespace: what the caller holds, and may see, is per namespace (names repeat across them).
+    const gates = new Map<string, WatchVisibility>();
+    for (const { namespace, visible } of req.namespaces) if (visible) gates.set(namespace, new WatchVisibility(visible, start.from === 'list'));
+    const namespaces = [...new Set(req.namespaces.map((n) => n.namespace))];
     // Changes after `after` are delivered; `known` is a version no newer than the newest (where a poller may start).
     let after: number;
     let known: number;
@@ -142,7 +154,7 @@ export class WatchHub {
         listed ??= Number(page.metadata.resourceVersion);
         for (const object of page.items) {
           if (Date.now() >= deadline) return;
-          visibility?.sent(object);
+          gates.get(object.metadata.namespace ?? '')?.sent(object);
           yield { type: 'ADDED', object };
         }
         token = page.metadata.continue;
@@ -176,7 +188,7 @@ export class WatchHub {
 
     const w = new Watcher({
       kind: req.kind,
-      namespace: req.namespace,
+      namespaces,
       selection: { labels: plan.labels, fields: plan.fields },
       after,
       deadline,
@@ -187,7 +199,11 @@ export class WatchHub {
     if (this.stopped) return;
     const poller = this.pollerFor(req, known);
     poller.add(w);
-    const shown = async (ev: WatchEvent | undefined) => (ev && visibility ? until(visibility.pass(ev, sourceOf(poller, w.sourceOf(ev)))) : ev);
+    const shown = async (ev: WatchEvent | undefined) => {
+      const change = ev && w.sourceOf(ev);
+      const gate = change && gates.get(change.namespace);
+      return gate ? until(gate.pass(ev, sourceOf(poller, change))) : ev;
+    };
     const onAbort = () => w.end('closed');
     signal.addEventListener('abort', onAbort, { once: true });
     // Closed between the last await and here: the listener above will never fire.
@@ -221,7 +237,7 @@ export class WatchHub {
         const ev = await shown(taken);
         if (ev) yield ev;
       }
-      if (w.endReason === 'overflow') this.opts.log.info('watch: ended a watch too slow to keep up', { ...type, namespace: req.namespace });
+      if (w.endReason === 'overflow') this.opts.log.info('watch: ended a watch too slow to keep up', { ...type, namespaces: namespaces.join(',') });
     } finally {
       signal.removeEventListener('abort', onAbort);
       w.end('closed');

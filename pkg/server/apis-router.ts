@@ -47,7 +47,7 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log, creden
     const how = negotiate(req);
     if (isWatchRequest(req)) {
       const render = how.kind === 'table' ? tableWatchRenderer(kind, how.includeObject) : undefined;
-      return serveWatch(req, res, { hub: watchHub, registry, kind, ctx, render, log, credentials });
+      return serveWatch(req, res, { hub: watchHub, registry, kind, contexts: [ctx], render, log, credentials });
     }
     sendNegotiated(res, how, kind, await registry.list(ctx, kind, listOptions(req)));
   });
@@ -100,16 +100,21 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log, creden
     res.json(await sub.get(ctx, req.params.name as string, req));
   });
 
-  // Across namespaces (`kubectl get -A`): the caller's organizations it may list the kind in (apisOrgAccess), each
-  // with its rights there.
+  // Across namespaces (`kubectl get -A [--watch]`, informers of all namespaces): the caller's organizations it may
+  // list the kind in (apisOrgAccess), each with its rights there. A watch ends (410 Expired: list again) once those
+  // memberships change (see CallerCheck).
   router.get('/apis/:group/:version/:resource', async (req, res) => {
     const { group, version, resource } = req.params as Record<string, string>;
     const kind = registry.find(group, version, resource);
     if (!kind) throw NOT_FOUND();
-    if (isWatchRequest(req)) throw StatusError.badRequest(`a watch across namespaces is not served: watch each namespace (/apis/${group}/${version}/namespaces/<namespace>/${resource}?watch=true)`);
     const field = fieldManager(req, kind);
     const contexts = (req.orgScopes ?? []).map(({ orgId, role }) => ({ ...requestContext(req, namespaceOf(orgId), field), access: req.accessIn?.(orgId, role) }));
-    sendNegotiated(res, negotiate(req), kind, await listAcross(registry, contexts, kind, listOptions(req)));
+    const how = negotiate(req);
+    if (isWatchRequest(req)) {
+      const render = how.kind === 'table' ? tableWatchRenderer(kind, how.includeObject) : undefined;
+      return serveWatch(req, res, { hub: watchHub, registry, kind, contexts, across: true, render, log, credentials });
+    }
+    sendNegotiated(res, how, kind, await listAcross(registry, contexts, kind, listOptions(req)));
   });
 
   // A known path with a verb it does not serve is 405; any other /apis path is 404.

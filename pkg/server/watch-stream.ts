@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { StatusError } from '../errors';
 import type { KindRegistration } from '../meta';
 import type { Logger } from '../log';
-import type { Registry, RequestContext } from '../registry';
+import { listAcross, type Registry, type RequestContext } from '../registry';
 import type { WatchEvent, WatchHub, WatchOptions } from '../registry/watch';
 import { watchError } from '../registry/watch-change';
 import type { WatchCredentials } from './watch-credentials';
@@ -47,8 +47,13 @@ export interface ServeWatchDeps {
   hub: WatchHub;
   registry: Registry;
   kind: KindRegistration;
-  /** The resolved request context: the watch sees the namespace a list would. */
-  ctx: RequestContext;
+  /**
+   * The resolved request context: the watch sees the namespace a list would. For a watch across namespaces
+   * (`across`), one per namespace, each with the caller's rights there, as listAcross takes them.
+   */
+  contexts: readonly RequestContext[];
+  /** A watch across namespaces: listed (when it starts with a list) as the list across namespaces is, at one version. */
+  across?: boolean;
   render?: StreamWatchOptions['render'];
   log?: Logger;
   /** Ends the watch, with an ERROR event, once its caller's credential loses its access. */
@@ -62,20 +67,20 @@ export interface ServeWatchDeps {
  * @example
  *   router.get(base, async (req, res) => {
  *     const { kind, ctx } = await resolve(req);
- *     if (isWatchRequest(req)) return serveWatch(req, res, { hub, registry, kind, ctx });
+ *     if (isWatchRequest(req)) return serveWatch(req, res, { hub, registry, kind, contexts: [ctx] });
  *     res.json(await registry.list(ctx, kind, listOptions(req)));
  *   });
  */
 export function serveWatch(req: Request, res: Response, deps: ServeWatchDeps): Promise<void> {
-  const { hub, registry, kind, ctx } = deps;
+  const { hub, registry, kind, contexts } = deps;
   const o = watchOptions(req);
+  const selectors = { labelSelector: o.labelSelector, fieldSelector: o.fieldSelector };
   const events = hub.watch({
     ...o,
     kind,
-    namespace: ctx.namespace,
+    namespaces: contexts.map((ctx) => ({ namespace: ctx.namespace, visible: registry.visibility(ctx, kind) })),
     present: (s) => registry.present(kind, s),
-    visible: registry.visibility(ctx, kind),
-    list: (page) => registry.list(ctx, kind, { ...page, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector }),
+    list: (page) => (deps.across ? listAcross(registry, contexts, kind, { ...page, ...selectors }) : registry.list(contexts[0], kind, { ...page, ...selectors })),
   });
   const held = deps.credentials?.hold(req);
   if (!held) return streamWatch(req, res, events, { render: deps.render, log: deps.log });

@@ -75,7 +75,7 @@ function newHub(storage: Storage, opts: Partial<WatchHubOptions> = {}): WatchHub
 function request(reg: Registry, kind: KindRegistration, opts: Partial<WatchRequest> = {}): WatchRequest {
   return {
     kind,
-    namespace: 'default',
+    namespaces: [{ namespace: 'default' }],
     present: (s) => reg.present(kind, s),
     list: (page) => reg.list(ctx, kind, { ...page, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector }),
     ...opts,

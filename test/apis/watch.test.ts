@@ -31,7 +31,7 @@ function watchApp(t: TestApp, hub: WatchHub): Express {
     if (!kind || !isWatchRequest(req)) return next();
     await resolveNamespace(namespace, mainOrgOnly);
     const ctx: RequestContext = { requester: { identity: req.user!.identity }, namespace, fieldManager: 'watch-test' };
-    await serveWatch(req, res, { hub, registry: t.registry, kind, ctx });
+    await serveWatch(req, res, { hub, registry: t.registry, kind, contexts: [ctx] });
   });
   // streamWatch on its own: a render function (the Table feature's hook) and an error in the middle of a stream.
   app.get('/test/stream', (req, res) => {
