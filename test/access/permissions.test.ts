@@ -189,3 +189,26 @@ describe('what they change', () => {
     expect(events.some((e) => e.includes('hidden') || e.includes('secret'))).toBe(false);
   });
 });
+
+describe('a grantee that goes', () => {
+  it("takes its items with it: a deleted user's, a user's who left the org, a deleted team's", async () => {
+    await t.as.post(FOLDERS).send(folderBody('leavers')).expect(201);
+    const gone = await member(t, 'gone-soon', { 1: 'Viewer' });
+    const leaver = await member(t, 'leaver', { 1: 'Viewer', [org2]: 'Viewer' });
+    const team = (await t.as.post('/api/teams').send({ name: 'short-lived' }).expect(200)).body;
+    const items = [{ role: 'Editor', permission: 2 }, { userId: gone.id, permission: 4 }, { userId: leaver.id, permission: 1 }, { teamId: team.teamId, permission: 2 }];
+    await t.as.post(perms('leavers')).send({ items }).expect(200);
+    await t.as.post(dashPerms('d-open')).send({ items: [{ userId: gone.id, permission: 2 }, { role: 'Viewer', permission: 1 }] }).expect(200);
+    const grantees = async (path: string) => ((await t.as.get(path).expect(200)).body as Record<string, unknown>[]).filter((i) => !i.inherited).map((i) => i.userLogin || i.team || i.role);
+    expect(await grantees(perms('leavers'))).toEqual(expect.arrayContaining(['gone-soon', 'leaver', 'short-lived', 'Editor']));
+
+    await t.as.delete(`/api/admin/users/${gone.id}`).expect(200);
+    await t.as.delete(`/api/org/users/${leaver.id}`).expect(200);
+    await t.as.delete(`/api/teams/${team.teamId}`).expect(200);
+    expect(await grantees(perms('leavers'))).toEqual(['Editor']);
+    expect(await grantees(dashPerms('d-open'))).toEqual(['Viewer']);
+    // Nothing names them any more, not even as an unknown user (userId 0).
+    const raw = JSON.stringify((await t.as.get(perms('leavers'))).body);
+    for (const uid of [gone.uid, leaver.uid, team.uid]) expect(raw).not.toContain(uid);
+  });
+});
