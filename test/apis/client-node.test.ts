@@ -5,6 +5,7 @@
  * 410 ERROR event a watch from a forgotten resourceVersion gets, which is what makes informers re-list.
  */
 import fs from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
@@ -55,6 +56,24 @@ const playlist = (name: string, spec: Record<string, unknown> = {}) => ({
   metadata: { name, namespace: 'default' },
   spec: { title: name, interval: '5m', items: [], ...spec },
 });
+
+/** A legacy API call as the server administrator, over the test's HTTPS with its certificate as the authority. */
+function adminPost(p: string, body: object): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      `${server.url}${p}`,
+      { method: 'POST', auth: 'admin:admin', ca: fs.readFileSync(path.join(data, 'tls', 'server.crt')), headers: { 'Content-Type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${p}: ${res.statusCode} ${text}`))));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
 
 type Playlist = k8s.KubernetesObject & { spec: { title: string; interval: string; items: unknown[] } };
 
@@ -152,6 +171,46 @@ test('an informer lists, then sees adds, updates and deletes through its watch',
     await waitFor('delete inf-live');
     expect(informer.list().map((o) => o.metadata?.name)).toContain('inf-before');
     expect(informer.get('inf-live', 'default')).toBeUndefined();
+  } finally {
+    await informer.stop();
+  }
+});
+
+test('an informer of all namespaces sees adds, updates and deletes in every organization of the caller', async () => {
+  const org = await adminPost('/api/orgs', { name: 'Informed' });
+  const other = `org-${(org as { orgId: number }).orgId}`;
+  const api = kc.makeApiClient(lib.CustomObjectsApi);
+  const gvr = { group: 'playlist.svc.app', version: 'v1', plural: 'playlists' };
+  const informer = lib.makeInformer<k8s.KubernetesObject>(
+    kc,
+    '/apis/playlist.svc.app/v1/playlists',
+    () => api.listClusterCustomObject(gvr) as Promise<k8s.KubernetesListObject<k8s.KubernetesObject>>,
+  );
+  const seen: string[] = [];
+  const waitFor = async (entry: string) => {
+    for (let i = 0; i < 200 && !seen.includes(entry); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toContain(entry);
+  };
+  const key = (o: k8s.KubernetesObject) => `${o.metadata?.namespace}/${o.metadata?.name}`;
+  informer.on(lib.ADD, (o) => seen.push(`add ${key(o)}`));
+  informer.on(lib.UPDATE, (o) => seen.push(`update ${key(o)}`));
+  informer.on(lib.DELETE, (o) => seen.push(`delete ${key(o)}`));
+  await informer.start();
+  try {
+    await api.createNamespacedCustomObject({ ...gvr, namespace: 'default', body: playlist('all-near') });
+    await api.createNamespacedCustomObject({ ...gvr, namespace: other, body: { ...playlist('all-far'), metadata: { name: 'all-far', namespace: other } } });
+    await waitFor(`add ${other}/all-far`);
+    await waitFor('add default/all-near');
+    await api.patchNamespacedCustomObject(
+      { ...gvr, namespace: other, name: 'all-far', body: { spec: { title: 'changed' } } },
+      lib.setHeaderOptions('Content-Type', lib.PatchStrategy.MergePatch),
+    );
+    await waitFor(`update ${other}/all-far`);
+    await api.deleteNamespacedCustomObject({ ...gvr, namespace: other, name: 'all-far' });
+    await api.deleteNamespacedCustomObject({ ...gvr, namespace: 'default', name: 'all-near' });
+    await waitFor(`delete ${other}/all-far`);
+    await waitFor('delete default/all-near');
+    expect(informer.get('all-far', other)).toBeUndefined();
   } finally {
     await informer.stop();
   }

@@ -5,7 +5,7 @@
  * through a router that negotiates Tables as the wired apis-router will.
  * Skipped (with the reason in its name) where kubectl >= 1.27 or openssl is not installed.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -162,6 +162,45 @@ describeKubectl(title, () => {
     expect(header.split(/\s+/)).toEqual(['NAMESPACE', 'NAME', 'TITLE', 'AGE']);
     expect(rows.map((r) => r.split(/\s+/).slice(0, 2))).toEqual(expect.arrayContaining([['default', 'near'], [namespace, 'far']]));
     expect(await kubectl('get', 'dashboards', '-A', '-o', 'name', '--chunk-size=1')).toMatch(/dashboard\.dashboard\.svc\.app\/far/);
+  });
+
+  test('get -A --watch streams the changes of every organization the caller belongs to', async () => {
+    const org = await t.users!.createOrg(SYSTEM, 'Watched');
+    await t.users!.setRole(SYSTEM, org.id, 1, 'Admin');
+    const namespace = `org-${org.id}`;
+    const dashboards = (n: string) => `/apis/dashboard.svc.app/v1beta1/namespaces/${n}/dashboards`;
+    expect((await t.as.post(dashboards('default')).send({ metadata: { name: 'w-before' }, spec: { title: 'Before' } })).status).toBe(201);
+    const child = spawn('kubectl', ['--kubeconfig', path.join(dir, 'kubeconfig'), '--cache-dir', cacheDir, 'get', 'dashboards', '-A', '--watch', '--output-watch-events']);
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const rows = () => out.split('\n').map((l) => l.split(/\s+/).slice(0, 3).join(' '));
+    const shows = async (row: string) => {
+      for (let waited = 0; !rows().includes(row); waited += 50) {
+        if (waited > 20_000) throw new Error(`kubectl never printed ${row}:\n${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    try {
+      // The list first (each object an ADDED row), then the watch from its resourceVersion.
+      await shows('ADDED default w-before');
+      expect(out.split('\n')[0].split(/\s+/)).toEqual(['EVENT', 'NAMESPACE', 'NAME', 'TITLE', 'AGE']);
+      expect((await t.as.post(dashboards(namespace)).send({ metadata: { name: 'w-far' }, spec: { title: 'Far' } })).status).toBe(201);
+      expect((await t.as.post(dashboards('default')).send({ metadata: { name: 'w-near' }, spec: { title: 'Near' } })).status).toBe(201);
+      const patched = await t.as.patch(`${dashboards(namespace)}/w-far`).set('Content-Type', 'application/merge-patch+json').send({ spec: { title: 'Farther' } });
+      expect(patched.status).toBe(200);
+      expect((await t.as.delete(`${dashboards('default')}/w-near`)).status).toBe(200);
+      await shows('DELETED default w-near');
+      const watched = rows().filter((r) => /^(ADDED|MODIFIED|DELETED) \S+ w-(far|near)$/.test(r));
+      expect(watched).toEqual([`ADDED ${namespace} w-far`, 'ADDED default w-near', `MODIFIED ${namespace} w-far`, 'DELETED default w-near']);
+      expect(out).toMatch(new RegExp(`MODIFIED\\s+${namespace}\\s+w-far\\s+Farther`));
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const closed = new Promise((r) => child.once('close', r));
+        child.kill();
+        await closed;
+      }
+    }
   });
 
   test('a dashboard of any JSON is accepted by kubectl\'s validation', async () => {
