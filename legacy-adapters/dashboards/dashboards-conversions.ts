@@ -1,4 +1,5 @@
 import type { DashboardRights } from '../../pkg/auth/dashboard-rights';
+import { folderUrl } from '../shared/folder-url';
 import { z } from 'zod';
 import { dashboardUrl, slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
 import { StatusError } from '../../pkg/errors';
@@ -224,11 +225,6 @@ export function writeOf(obj: Resource): { by: string; at: string } {
   return { by: a[Annotations.updatedBy] ?? a[Annotations.createdBy] ?? '', at: a[Annotations.updatedTimestamp] ?? obj.metadata.creationTimestamp };
 }
 
-/** `/dashboards/f/<uid>/<slug>`, a folder's page in the frontend ('' for the root). */
-export function folderUrl(folder: FolderInfo): string {
-  return folder.uid ? `/dashboards/f/${folder.uid}/${slugify(folder.title)}` : '';
-}
-
 /**
  * `GET /api/dashboards/uid/:uid`. `nameOf` turns a stored identity (`user:<uid>`) into the login the anchor shows.
  *
@@ -260,7 +256,7 @@ export function toDashboardFullWithMeta(
       folderId: ctx.folder.id,
       folderUid: ctx.folder.uid,
       folderTitle: ctx.folder.title,
-      folderUrl: folderUrl(ctx.folder),
+      folderUrl: folderUrl(ctx.folder.uid, ctx.folder.title),
       provisioned: false,
       provisionedExternalId: '',
     },

@@ -1,15 +1,13 @@
-import { type Request, Router } from 'express';
+import type { Request, Response } from 'express';
 import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
 import { dashboardRights } from '../../pkg/auth/dashboard-rights';
-import { accessDeniedError } from '../../pkg/auth/require-access';
-import { dashboardScope } from '../../pkg/auth/permissions';
 import { StatusError } from '../../pkg/errors';
 import type { Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
 import { requestContext } from '../../pkg/server/request-context';
 import { starsOf } from '../../pkg/stars/stars';
 import { effectivePreferences, preferencesSubjectOf } from '../../pkg/preferences/effective';
-import type { PreferencesDirectory } from '../../pkg/preferences/preferences-directory';
+import { type AdapterDeps, positiveInt, positiveQueryInt } from '../shared';
 import { dashboardUrl } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
 import {
   badRequestData,
@@ -29,39 +27,15 @@ import { dashboardKind, folderKind, legacy, saveDashboard } from './dashboards-s
 import { homeDashboard } from './home-dashboard';
 import { restoreMessage, toVersionMeta } from './versions-conversions';
 
-export interface LegacyDashboardsDeps {
-  registry: Registry;
-  users: IdentityDirectory;
-  /** Whose home dashboard preference `GET /api/dashboards/home` follows. */
-  preferences: PreferencesDirectory;
-  /** `dashboards.min_refresh_interval`. */
-  minRefreshInterval: string;
-}
-
 /** Spec §8: the versions listing returns at most this many, also when `limit` is missing or invalid. */
 const DEFAULT_VERSIONS_LIMIT = 1000;
 /** Lists read through the registry in pages of this many. */
 const PAGE = 500;
 
-/** A positive integer of the query or URL, or undefined. */
-function positiveInt(v: unknown): number | undefined {
-  const n = typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : typeof v === 'number' ? v : NaN;
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
-}
-
 /** Stored identities (`user:<uid>`) as the logins the anchor shows; anyone else is "Anonymous", as there. */
 async function loginsOf(users: IdentityDirectory): Promise<(identity: string) => string> {
   const logins = new Map((await users.listUsers()).map((u) => [`user:${u.uid}`, u.login]));
   return (identity) => (identity === '' ? '' : logins.get(identity) ?? 'Anonymous');
-}
-
-/**
- * The permission the anchor declares on a route (its `authorize(...)` middleware), asked of the access checks;
- * the registry checks each object again. `uid` scopes it to one dashboard; without it any scope will do.
- */
-async function authorize(req: Request, actions: string[], uid?: string): Promise<void> {
-  for (const action of actions) if (await req.access?.can(action, uid === undefined ? '' : dashboardScope(uid))) return;
-  throw accessDeniedError(actions.join(' or '));
 }
 
 /** The folder `meta` names; one the caller may not read is shown by its uid alone. */
@@ -98,86 +72,83 @@ function ignoreUnreadable(err: unknown): undefined {
  * The legacy dashboard endpoints (spec §4.4) as clients of the Dashboard kind: each converts the legacy body, calls
  * the registry as the caller (its rules and access checks apply as under /apis) and converts the answer back.
  */
-export function legacyDashboardsRouter(deps: LegacyDashboardsDeps): Router {
+const get = (registry: Registry, ctx: RequestContext, uid: string) => legacy(() => registry.get(ctx, dashboardKind, uid));
+
+export async function postDashboard(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const { registry } = deps;
+  const saved = await saveDashboard(registry, requestContext(req), parseSaveCommand(req.body), { minRefreshInterval: deps.config.dashboards.min_refresh_interval });
+  res.json(toPostDashboardResponse(saved));
+}
+
+// The effective home dashboard preference (user, teams, org) when it names a dashboard the caller can read, else
+// the built-in home.
+export async function getHomeDashboard(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const { registry } = deps;
+  const { homeDashboardUID } = await effectivePreferences(deps.preferences, preferencesSubjectOf(req.user!));
+  const home = homeDashboardUID ? await get(registry, requestContext(req), homeDashboardUID).catch(ignoreUnreadable) : undefined;
+  if (home) return void res.json({ redirectUri: dashboardUrl(home.metadata.name, String(home.spec.title ?? '')) });
+  res.json(homeDashboard({ canEdit: req.user!.orgRole === 'Editor' || req.user!.orgRole === 'Admin' }));
+}
+
+export async function getDashboardTags(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const { registry } = deps;
+  res.json(toTagCloud(await allDashboards(registry, requestContext(req))));
+}
+
+export async function getDashboardByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const { registry, users } = deps;
-  const router = Router();
-  const get = (ctx: RequestContext, uid: string) => legacy(() => registry.get(ctx, dashboardKind, uid));
+  const ctx = requestContext(req);
+  const dashboard = await get(registry, ctx, String(req.params.uid));
+  const [folder, rights, nameOf, isStarred] = await Promise.all([
+    folderInfo(registry, ctx, folderUidOf(dashboard)),
+    dashboardRights(req.access, req.user!.identity, dashboard.metadata.name),
+    loginsOf(users),
+    starsOf(registry.storage).isStarred(req.user!, dashboardKind, dashboard),
+  ]);
+  res.json(toDashboardFullWithMeta(dashboard, { folder, rights, isStarred, nameOf }));
+}
 
-  router.post('/api/dashboards/db', async (req, res) => {
-    await authorize(req, ['dashboards:create', 'dashboards:write']);
-    const saved = await saveDashboard(registry, requestContext(req), parseSaveCommand(req.body), { minRefreshInterval: deps.minRefreshInterval });
-    res.json(toPostDashboardResponse(saved));
-  });
+export async function deleteDashboardByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const { registry } = deps;
+  const ctx = requestContext(req);
+  const dashboard = await get(registry, ctx, String(req.params.uid));
+  await legacy(() => registry.delete(ctx, dashboardKind, dashboard.metadata.name, { preconditions: { uid: dashboard.metadata.uid } }));
+  res.json(toDeleteResponse(dashboard));
+}
 
-  // The effective home dashboard preference (user, teams, org) when it names a dashboard the caller can read, else
-  // the built-in home.
-  router.get('/api/dashboards/home', async (req, res) => {
-    const { homeDashboardUID } = await effectivePreferences(deps.preferences, preferencesSubjectOf(req.user!));
-    const home = homeDashboardUID ? await get(requestContext(req), homeDashboardUID).catch(ignoreUnreadable) : undefined;
-    if (home) return void res.json({ redirectUri: dashboardUrl(home.metadata.name, String(home.spec.title ?? '')) });
-    res.json(homeDashboard({ canEdit: req.user!.orgRole === 'Editor' || req.user!.orgRole === 'Admin' }));
-  });
+export async function getDashboardVersionsByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const { registry, users } = deps;
+  const limit = positiveQueryInt(req.query.limit, DEFAULT_VERSIONS_LIMIT);
+  const start = positiveQueryInt(req.query.start, 0);
+  const token = typeof req.query.continueToken === 'string' && req.query.continueToken !== '' ? req.query.continueToken : undefined;
+  const page = await legacy(() => registry.history(requestContext(req), dashboardKind, String(req.params.uid), { limit: start + limit, continue: token }));
+  const nameOf = await loginsOf(users);
+  res.json({ continueToken: page.continue ?? '', versions: page.items.slice(start).map((v) => toVersionMeta(v.object, nameOf)) });
+}
 
-  router.get('/api/dashboards/tags', async (req, res) => {
-    res.json(toTagCloud(await allDashboards(registry, requestContext(req))));
-  });
+export async function getDashboardVersionByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const { registry, users } = deps;
+  const ctx = requestContext(req);
+  const dashboard = await get(registry, ctx, String(req.params.uid));
+  // A number that names no version is 404 (0 included, as the anchor); a version that is no number at all is 400.
+  if (!/^\d{1,15}$/.test(String(req.params.version))) throw StatusError.badRequest('version is invalid');
+  const version = Number(String(req.params.version));
+  if (version === 0) throw versionNotFound(0, legacyIdOf(dashboard));
+  const found = await legacy(() => registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version));
+  if (!found) throw versionNotFound(version, legacyIdOf(dashboard));
+  res.json(toVersionMeta(found.object, await loginsOf(users), true));
+}
 
-  router.get('/api/dashboards/uid/:uid', async (req, res) => {
-    const ctx = requestContext(req);
-    const dashboard = await get(ctx, req.params.uid);
-    const [folder, rights, nameOf, isStarred] = await Promise.all([
-      folderInfo(registry, ctx, folderUidOf(dashboard)),
-      dashboardRights(req.access, req.user!.identity, dashboard.metadata.name),
-      loginsOf(users),
-      starsOf(registry.storage).isStarred(req.user!, dashboardKind, dashboard),
-    ]);
-    res.json(toDashboardFullWithMeta(dashboard, { folder, rights, isStarred, nameOf }));
-  });
-
-  router.delete('/api/dashboards/uid/:uid', async (req, res) => {
-    await authorize(req, ['dashboards:delete'], req.params.uid);
-    const ctx = requestContext(req);
-    const dashboard = await get(ctx, req.params.uid);
-    await legacy(() => registry.delete(ctx, dashboardKind, dashboard.metadata.name, { preconditions: { uid: dashboard.metadata.uid } }));
-    res.json(toDeleteResponse(dashboard));
-  });
-
-  router.get('/api/dashboards/uid/:uid/versions', async (req, res) => {
-    await authorize(req, ['dashboards:write'], req.params.uid);
-    const limit = positiveInt(req.query.limit) ?? DEFAULT_VERSIONS_LIMIT;
-    const start = positiveInt(req.query.start) ?? 0;
-    const token = typeof req.query.continueToken === 'string' && req.query.continueToken !== '' ? req.query.continueToken : undefined;
-    const page = await legacy(() => registry.history(requestContext(req), dashboardKind, req.params.uid, { limit: start + limit, continue: token }));
-    const nameOf = await loginsOf(users);
-    res.json({ continueToken: page.continue ?? '', versions: page.items.slice(start).map((v) => toVersionMeta(v.object, nameOf)) });
-  });
-
-  router.get('/api/dashboards/uid/:uid/versions/:version', async (req, res) => {
-    await authorize(req, ['dashboards:write'], req.params.uid);
-    const ctx = requestContext(req);
-    const dashboard = await get(ctx, req.params.uid);
-    // A number that names no version is 404 (0 included, as the anchor); a version that is no number at all is 400.
-    if (!/^\d{1,15}$/.test(req.params.version)) throw StatusError.badRequest('version is invalid');
-    const version = Number(req.params.version);
-    if (version === 0) throw versionNotFound(0, legacyIdOf(dashboard));
-    const found = await legacy(() => registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version));
-    if (!found) throw versionNotFound(version, legacyIdOf(dashboard));
-    res.json(toVersionMeta(found.object, await loginsOf(users), true));
-  });
-
-  router.post('/api/dashboards/uid/:uid/restore', async (req, res) => {
-    await authorize(req, ['dashboards:write'], req.params.uid);
-    const version = positiveInt((req.body as { version?: unknown } | undefined)?.version);
-    if (version === undefined) throw badRequestData();
-    const ctx = requestContext(req);
-    const dashboard = await get(ctx, req.params.uid);
-    const found = await legacy(() => registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version));
-    if (!found) throw new StatusError(404, 'NotFound', 'Dashboard version not found');
-    // A save of the old model over the current version, in the current folder (the anchor's restore).
-    const cmd = { ...toSaveCommand(found.object), id: legacyIdOf(dashboard), version: dashboard.metadata.generation, folderUid: folderUidOf(dashboard), message: restoreMessage(version) };
-    const saved = await saveDashboard(registry, ctx, cmd, { minRefreshInterval: deps.minRefreshInterval, restoredFrom: version });
-    res.json(toPostDashboardResponse(saved));
-  });
-
-  return router;
+export async function restoreDashboardVersionByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const { registry } = deps;
+  const version = positiveInt((req.body as { version?: unknown } | undefined)?.version);
+  if (version === undefined) throw badRequestData();
+  const ctx = requestContext(req);
+  const dashboard = await get(registry, ctx, String(req.params.uid));
+  const found = await legacy(() => registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version));
+  if (!found) throw new StatusError(404, 'NotFound', 'Dashboard version not found');
+  // A save of the old model over the current version, in the current folder (the anchor's restore).
+  const cmd = { ...toSaveCommand(found.object), id: legacyIdOf(dashboard), version: dashboard.metadata.generation, folderUid: folderUidOf(dashboard), message: restoreMessage(version) };
+  const saved = await saveDashboard(registry, ctx, cmd, { minRefreshInterval: deps.config.dashboards.min_refresh_interval, restoredFrom: version });
+  res.json(toPostDashboardResponse(saved));
 }

@@ -1,4 +1,4 @@
-import { slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
+import { folderUrl } from '../shared/folder-url';
 import { legacyCauseMessage, StatusError } from '../../pkg/errors';
 import { Annotations, Labels, type Resource } from '../../pkg/meta';
 import { MAX_NAME_LENGTH } from '../../pkg/registry/names';
@@ -94,14 +94,6 @@ const bad = (message: string) => StatusError.badRequest(message);
 
 /** 404 `{status: "not-found", message: "folder not found"}`, as the anchor answers for every folder route. */
 export const folderNotFound = () => new StatusError(404, 'NotFound', FolderMessages.notFound, undefined, 'not-found');
-
-/**
- * `/dashboards/f/<uid>/<slug>`, the folder's page in the frontend.
- * @example folderUrl('nErXDvCkzz', 'Department ABC'); // '/dashboards/f/nErXDvCkzz/department-abc'
- */
-export function folderUrl(uid: string, title: string): string {
-  return `/dashboards/f/${uid}/${slugify(title)}`;
-}
 
 /** The folder's parent uid ('' = the root). */
 export function parentUidOf(obj: Resource): string {

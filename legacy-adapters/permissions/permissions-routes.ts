@@ -1,23 +1,14 @@
-import { type Request, Router } from 'express';
+import type { Request, Response } from 'express';
 import { dashboardKind as typedDashboardKind, folderKind as typedFolderKind } from '../../apis';
-import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
 import { type Grantee, type ManagedPermissionItem } from '../../pkg/auth/permissions';
-import type { StoredPermissions } from '../../pkg/auth/stored-permissions';
-import type { TeamDirectory } from '../../pkg/auth/team-directory';
 import { notFoundAsUndefined, StatusError } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
-import type { Registry, RequestContext } from '../../pkg/registry';
+import type { RequestContext } from '../../pkg/registry';
 import { requestContext } from '../../pkg/server/request-context';
+import type { AdapterDeps } from '../shared';
 import { type AclInfoDTO, type AclTarget, type AclUpdateItem, type GranteeInfo, parseAclUpdate, toAclInfoDTO } from './permissions-conversions';
 
-export interface LegacyPermissionsDeps {
-  registry: Registry;
-  users: IdentityDirectory;
-  teams: TeamDirectory;
-  permissions: StoredPermissions;
-}
-
-type Guarded = 'folders' | 'dashboards';
+export type Guarded = 'folders' | 'dashboards';
 
 /** What differs between the folder and the dashboard routes. */
 const GUARDED = {
@@ -46,93 +37,88 @@ function aclTarget(resource: Guarded, obj: Resource): AclTarget {
  * stored ResourcePermission objects; reading needs `<resource>.permissions:read`, replacing
  * `<resource>.permissions:write` on the object (folder Admins and org Admins hold them).
  */
-export function legacyPermissionsRouter(deps: LegacyPermissionsDeps): Router {
-  const router = Router();
-
-  /** The object of the path, read as the caller (403 when it may not read it), once it may do `action` there. */
-  async function guarded(req: Request, resource: Guarded, action: 'read' | 'write'): Promise<Resource> {
-    const { kind, notFound } = GUARDED[resource];
-    const uid = req.params.uid as string;
-    const obj = await deps.registry.get(requestContext(req), kind, uid).catch((err: unknown) => {
-      throw err instanceof StatusError && err.reason === 'NotFound' ? new StatusError(404, 'NotFound', notFound) : err;
-    });
-    const needed = `${resource}.permissions:${action}`;
-    if (!(await req.access?.can(needed, { scope: `${resource}:uid:${uid}`, folder: folderOf(obj) }))) {
-      throw StatusError.accessDenied({ group: kind.group, resource: kind.plural }, uid, needed, req.user!.login);
-    }
-    return obj;
+/** The object of the path, read as the caller (403 when it may not read it), once it may do `action` there. */
+async function guarded(deps: AdapterDeps, req: Request, resource: Guarded, action: 'read' | 'write'): Promise<Resource> {
+  const { kind, notFound } = GUARDED[resource];
+  const uid = req.params.uid as string;
+  const obj = await deps.registry.get(requestContext(req), kind, uid).catch((err: unknown) => {
+    throw err instanceof StatusError && err.reason === 'NotFound' ? new StatusError(404, 'NotFound', notFound) : err;
+  });
+  const needed = `${resource}.permissions:${action}`;
+  if (!(await req.access?.can(needed, { scope: `${resource}:uid:${uid}`, folder: folderOf(obj) }))) {
+    throw StatusError.accessDenied({ group: kind.group, resource: kind.plural }, uid, needed, req.user!.login);
   }
-
-  /** The object's items, then those of each folder above it (inherited), as the anchor lists them. */
-  async function list(req: Request, resource: Guarded, obj: Resource): Promise<AclInfoDTO[]> {
-    const orgId = req.user!.orgId;
-    const target = aclTarget(resource, obj);
-    const sources: { on: AclTarget; items: readonly ManagedPermissionItem[] }[] = [{ on: target, items: await deps.permissions.itemsOf(orgId, resource, obj.metadata.name) }];
-    // Folders above are read without the caller's checks: an Admin of a subfolder sees what it inherits.
-    const system: RequestContext = { ...requestContext(req), access: undefined };
-    const seen = new Set<string>();
-    for (let parent = folderOf(obj); parent && !seen.has(parent); ) {
-      seen.add(parent);
-      const folder = await deps.registry.get(system, GUARDED.folders.kind, parent).catch(notFoundAsUndefined);
-      if (!folder) break;
-      sources.push({ on: aclTarget('folders', folder), items: await deps.permissions.itemsOf(orgId, 'folders', parent) });
-      parent = folderOf(folder);
-    }
-    const who = await granteeDirectory(req);
-    return sources.flatMap(({ on, items }) => items.map((i) => toAclInfoDTO(i.grantee, i.permission, who(i.grantee), on, target)));
-  }
-
-  /** Users and teams by uid, for showing who an item is for. */
-  async function granteeDirectory(req: Request): Promise<(g: Grantee) => GranteeInfo> {
-    const orgId = req.user!.orgId;
-    const users = new Map((await deps.users.listUsers()).map((u) => [u.uid, u]));
-    const teams = new Map((await deps.teams.listTeams(orgId)).map((t) => [t.uid, t]));
-    return (g) => {
-      if (g.kind === 'user') {
-        const u = users.get(g.uid);
-        return u && { userId: u.id, login: u.login, email: u.email };
-      }
-      if (g.kind === 'team') {
-        const t = teams.get(g.uid);
-        return t && { teamId: t.id, name: t.name, email: t.email };
-      }
-      return undefined;
-    };
-  }
-
-  /** The items of a replacing POST, with users and teams named by their uids (404 for an unknown one). */
-  async function toItems(req: Request, resource: Guarded, uid: string, update: readonly AclUpdateItem[]): Promise<ManagedPermissionItem[]> {
-    const out: ManagedPermissionItem[] = [];
-    for (const item of update) {
-      let grantee: Grantee;
-      if ('role' in item) grantee = { kind: 'role', role: item.role };
-      else if ('userId' in item) {
-        const user = await deps.users.userById(item.userId);
-        if (!user) throw new StatusError(404, 'NotFound', 'User not found');
-        grantee = { kind: 'user', uid: user.uid };
-      } else {
-        const team = await deps.teams.teamById(req.user!.orgId, item.teamId);
-        if (!team) throw new StatusError(404, 'NotFound', 'Team not found');
-        grantee = { kind: 'team', uid: team.uid };
-      }
-      out.push({ resource, uid, grantee, permission: item.permission });
-    }
-    return out;
-  }
-
-  for (const [resource, base] of [['folders', '/api/folders/:uid/permissions'], ['dashboards', '/api/dashboards/uid/:uid/permissions']] as const) {
-    router.get(base, async (req, res) => {
-      const obj = await guarded(req, resource, 'read');
-      res.json(await list(req, resource, obj));
-    });
-
-    router.post(base, async (req, res) => {
-      const update = parseAclUpdate(req.body);
-      const obj = await guarded(req, resource, 'write');
-      const items = await toItems(req, resource, obj.metadata.name, update);
-      await deps.permissions.replace({ identity: req.user!.identity, login: req.user!.login }, req.user!.orgId, resource, obj.metadata.name, items);
-      res.json({ message: GUARDED[resource].updated });
-    });
-  }
-  return router;
+  return obj;
 }
+
+/** The object's items, then those of each folder above it (inherited), as the anchor lists them. */
+async function list(deps: AdapterDeps, req: Request, resource: Guarded, obj: Resource): Promise<AclInfoDTO[]> {
+  const orgId = req.user!.orgId;
+  const target = aclTarget(resource, obj);
+  const sources: { on: AclTarget; items: readonly ManagedPermissionItem[] }[] = [{ on: target, items: await deps.permissions.itemsOf(orgId, resource, obj.metadata.name) }];
+  // Folders above are read without the caller's checks: an Admin of a subfolder sees what it inherits.
+  const system: RequestContext = { ...requestContext(req), access: undefined };
+  const seen = new Set<string>();
+  for (let parent = folderOf(obj); parent && !seen.has(parent); ) {
+    seen.add(parent);
+    const folder = await deps.registry.get(system, GUARDED.folders.kind, parent).catch(notFoundAsUndefined);
+    if (!folder) break;
+    sources.push({ on: aclTarget('folders', folder), items: await deps.permissions.itemsOf(orgId, 'folders', parent) });
+    parent = folderOf(folder);
+  }
+  const who = await granteeDirectory(deps, req);
+  return sources.flatMap(({ on, items }) => items.map((i) => toAclInfoDTO(i.grantee, i.permission, who(i.grantee), on, target)));
+}
+
+/** Users and teams by uid, for showing who an item is for. */
+async function granteeDirectory(deps: AdapterDeps, req: Request): Promise<(g: Grantee) => GranteeInfo> {
+  const orgId = req.user!.orgId;
+  const users = new Map((await deps.users.listUsers()).map((u) => [u.uid, u]));
+  const teams = new Map((await deps.teams.listTeams(orgId)).map((t) => [t.uid, t]));
+  return (g) => {
+    if (g.kind === 'user') {
+      const u = users.get(g.uid);
+      return u && { userId: u.id, login: u.login, email: u.email };
+    }
+    if (g.kind === 'team') {
+      const t = teams.get(g.uid);
+      return t && { teamId: t.id, name: t.name, email: t.email };
+    }
+    return undefined;
+  };
+}
+
+/** The items of a replacing POST, with users and teams named by their uids (404 for an unknown one). */
+async function toItems(deps: AdapterDeps, req: Request, resource: Guarded, uid: string, update: readonly AclUpdateItem[]): Promise<ManagedPermissionItem[]> {
+  const out: ManagedPermissionItem[] = [];
+  for (const item of update) {
+    let grantee: Grantee;
+    if ('role' in item) grantee = { kind: 'role', role: item.role };
+    else if ('userId' in item) {
+      const user = await deps.users.userById(item.userId);
+      if (!user) throw new StatusError(404, 'NotFound', 'User not found');
+      grantee = { kind: 'user', uid: user.uid };
+    } else {
+      const team = await deps.teams.teamById(req.user!.orgId, item.teamId);
+      if (!team) throw new StatusError(404, 'NotFound', 'Team not found');
+      grantee = { kind: 'team', uid: team.uid };
+    }
+    out.push({ resource, uid, grantee, permission: item.permission });
+  }
+  return out;
+}
+
+/** `GET` of a folder's or dashboard's permissions. */
+export const getPermissions = (resource: Guarded) => async (req: Request, res: Response, deps: AdapterDeps): Promise<void> => {
+  const obj = await guarded(deps, req, resource, 'read');
+  res.json(await list(deps, req, resource, obj));
+};
+
+/** `POST`: replaces them. */
+export const updatePermissions = (resource: Guarded) => async (req: Request, res: Response, deps: AdapterDeps): Promise<void> => {
+  const update = parseAclUpdate(req.body);
+  const obj = await guarded(deps, req, resource, 'write');
+  const items = await toItems(deps, req, resource, obj.metadata.name, update);
+  await deps.permissions.replace({ identity: req.user!.identity, login: req.user!.login }, req.user!.orgId, resource, obj.metadata.name, items);
+  res.json({ message: GUARDED[resource].updated });
+};

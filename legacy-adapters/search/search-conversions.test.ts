@@ -1,5 +1,6 @@
 import { StatusError } from '../../pkg/errors';
-import { folderUrl, parseSearchParams, toHit } from './search-conversions';
+import { folderUrl } from '../shared';
+import { parseSearchParams, toHit } from './search-conversions';
 
 describe('parseSearchParams', () => {
   it('binds every parameter, repeated ones as lists', () => {

@@ -1,4 +1,6 @@
 import { dashboardUrl, slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
+import { folderUrl } from '../shared/folder-url';
+import { queryInt } from '../shared/params';
 import { StatusError } from '../../pkg/errors';
 
 /** The anchor's page size when `limit` is missing, not a number or below 1. */
@@ -58,10 +60,7 @@ function all(q: Query, name: string): string[] {
 const first = (q: Query, name: string): string | undefined => all(q, name)[0];
 
 /** The anchor's QueryInt: a base-10 integer, else 0. */
-function int(q: Query, name: string): number {
-  const v = first(q, name)?.trim() ?? '';
-  return /^-?[0-9]{1,15}$/.test(v) ? Number(v) : 0;
-}
+const int = (q: Query, name: string): number => queryInt(q[name]);
 
 /** The root folder's uid in the anchor's APIs ('general') and '' both mean "at the root". */
 const folderOf = (uid: string) => (uid === 'general' ? '' : uid);
@@ -97,9 +96,6 @@ export function parseSearchParams(q: Query): SearchParams {
     permission: first(q, 'permission') === 'Edit' ? 'Edit' : 'View',
   };
 }
-
-/** A folder's page in the frontend. */
-export const folderUrl = (uid: string, title: string) => `/dashboards/f/${uid}/${slugify(title)}`;
 
 /**
  * What a hit shows of the folder it is in (`url`: {@link folderUrl}, made once per folder): a folder the caller may

@@ -1,10 +1,11 @@
-import { type Request, Router } from 'express';
+import type { Request, Response } from 'express';
 import { dashboardKind, folderKind } from '../../apis';
 import { anyKind, type KindRegistration } from '../../pkg/meta';
 import type { Registry, RequestContext, SearchResult } from '../../pkg/registry';
 import { requestContext } from '../../pkg/server/request-context';
 import { starsOf } from '../../pkg/stars/stars';
-import { type FolderRef, folderUrl, type HitType, parseSearchParams, type SearchParams, toHit } from './search-conversions';
+import { type AdapterDeps, folderUrl } from '../shared';
+import { type FolderRef, type HitType, parseSearchParams, type SearchParams, toHit } from './search-conversions';
 
 const folders = anyKind(folderKind);
 const dashboards = anyKind(dashboardKind);
@@ -41,40 +42,35 @@ async function foldersOf(registry: Registry, ctx: RequestContext, hits: readonly
  * `GET /api/search`: folders and dashboards of the caller's org that it may see, from the registry's search index
  * (pkg/registry/search.ts), as the anchor's hit list.
  */
-export function legacySearchRouter(registry: Registry): Router {
-  const router = Router();
+export async function search(req: Request, res: Response, { registry }: AdapterDeps): Promise<void> {
   const stars = starsOf(registry.storage);
-
-  router.get('/api/search', async (req: Request, res) => {
-    const p = parseSearchParams(req.query as Record<string, unknown>);
-    const ctx = requestContext(req);
-    const search = (starred: readonly string[]) =>
-      registry.search(ctx, {
-        kinds: kindsOf(p),
-        title: p.query || undefined,
-        tags: p.tags.length ? p.tags : undefined,
-        folders: p.folderUIDs,
-        names: namesOf(p, starred),
-        order: p.sort === 'alpha-desc' ? 'desc' : 'asc',
-        groupByKind: p.sort === undefined,
-        verb: p.permission === 'Edit' ? 'write' : 'read',
-        offset: (p.page - 1) * p.limit,
-        limit: p.limit,
-      });
-    const starring = stars.starredNames(req.user!, dashboards);
-    // Only `starred=true` needs the stars before searching; otherwise both run at once.
-    const [hits, starred] = p.starred ? await starring.then(async (s) => [await search(s), s] as const) : await Promise.all([search([]), starring]);
-    const inFolders = await foldersOf(registry, ctx, hits);
-    const isStarred = new Set(starred);
-    res.json(
-      hits.map((h) =>
-        toHit(
-          { type: hitType(h.kind), name: h.key.name, title: h.title, tags: h.tags, internalId: h.internalId },
-          !h.kind.isFolder && isStarred.has(h.key.name),
-          inFolders.get(h.folder),
-        ),
+  const p = parseSearchParams(req.query as Record<string, unknown>);
+  const ctx = requestContext(req);
+  const found = (starred: readonly string[]) =>
+    registry.search(ctx, {
+      kinds: kindsOf(p),
+      title: p.query || undefined,
+      tags: p.tags.length ? p.tags : undefined,
+      folders: p.folderUIDs,
+      names: namesOf(p, starred),
+      order: p.sort === 'alpha-desc' ? 'desc' : 'asc',
+      groupByKind: p.sort === undefined,
+      verb: p.permission === 'Edit' ? 'write' : 'read',
+      offset: (p.page - 1) * p.limit,
+      limit: p.limit,
+    });
+  const starring = stars.starredNames(req.user!, dashboards);
+  // Only `starred=true` needs the stars before searching; otherwise both run at once.
+  const [hits, starred] = p.starred ? await starring.then(async (s) => [await found(s), s] as const) : await Promise.all([found([]), starring]);
+  const inFolders = await foldersOf(registry, ctx, hits);
+  const isStarred = new Set(starred);
+  res.json(
+    hits.map((h) =>
+      toHit(
+        { type: hitType(h.kind), name: h.key.name, title: h.title, tags: h.tags, internalId: h.internalId },
+        !h.kind.isFolder && isStarred.has(h.key.name),
+        inFolders.get(h.folder),
       ),
-    );
-  });
-  return router;
+    ),
+  );
 }

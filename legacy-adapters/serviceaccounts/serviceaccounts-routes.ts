@@ -1,9 +1,9 @@
-import { type Request, Router } from 'express';
+import type { Request, Response } from 'express';
 import { ORG_ROLES } from '../../apis/iam.svc.app/v0alpha1/orgmember';
 import { type OrgRole, roleIncludes } from '../../pkg/auth/permissions';
-import { requireAccess } from '../../pkg/auth/require-access';
 import { hasExpired, type ServiceAccountChange, type ServiceAccounts, serviceAccountNotFound, type StoredServiceAccount } from '../../pkg/auth/service-accounts';
 import { StatusError } from '../../pkg/errors';
+import { type AdapterDeps, bodyObject, idParam, positiveQueryInt } from '../shared';
 import { type SearchOrgServiceAccountsResult, toServiceAccountDTO, toServiceAccountProfileDTO, toTokenDTO } from './serviceaccounts-conversions';
 
 const bad = (message: string) => new StatusError(400, 'BadRequest', message);
@@ -12,18 +12,7 @@ const badData = () => bad('Bad request data');
 /** The anchor's defaults of the search: everything on one page of 1000. */
 const DEFAULT_PER_PAGE = 1000;
 
-/** A positive integer path parameter, else 400 with the anchor's wording for it. */
-function numericParam(req: Request, name: string, message: string): number {
-  const v = String(req.params[name] ?? '');
-  if (!/^[1-9][0-9]{0,14}$/.test(v)) throw bad(message);
-  return Number(v);
-}
-
-function body(req: Request): Record<string, unknown> {
-  const b: unknown = req.body;
-  if (!b || typeof b !== 'object' || Array.isArray(b)) throw badData();
-  return b as Record<string, unknown>;
-}
+const body = (req: Request) => bodyObject(req, 'Bad request data');
 
 /** `name`: required (create) or optional (update), a non-blank string either way. */
 function nameOf(b: Record<string, unknown>, required: boolean): string | undefined {
@@ -48,10 +37,6 @@ function disabledOf(b: Record<string, unknown>): boolean | undefined {
   return b.isDisabled;
 }
 
-/** The anchor's RBAC check: `serviceaccounts:<verb>` on `serviceaccounts:id:<id>` (or on any, without an id). */
-const authorize = (req: Request, action: string, id?: string) => requireAccess(req, action, id === undefined ? '' : `serviceaccounts:id:${id}`);
-
-const queryInt = (v: unknown, fallback: number) => (typeof v === 'string' && /^[0-9]{1,9}$/.test(v) && Number(v) > 0 ? Number(v) : fallback);
 const queryBool = (v: unknown) => v === 'true' || v === '1';
 
 /**
@@ -59,96 +44,83 @@ const queryBool = (v: unknown) => v === 'true' || v === '1';
  * as clients of the ServiceAccount and ServiceAccountToken kinds. Org Admins hold `serviceaccounts:*`; the numeric
  * ids are looked up in the caller's org only, so another org's service account is simply not found.
  */
-export function legacyServiceAccountsRouter(accounts: ServiceAccounts): Router {
-  const router = Router();
-  const by = (req: Request) => ({ identity: req.user!.identity });
+const by = (req: Request) => ({ identity: req.user!.identity });
 
-  /** The service account `:id` of the request's org; 404 "service account not found" otherwise. */
-  async function target(req: Request, invalid = 'Service Account ID is invalid'): Promise<StoredServiceAccount> {
-    const sa = await accounts.byId(req.user!.orgId, numericParam(req, 'id', invalid));
-    if (!sa) throw serviceAccountNotFound();
-    return sa;
-  }
+/** The service account `:id` of the request's org; 404 "service account not found" otherwise. */
+async function target(accounts: ServiceAccounts, req: Request, invalid = 'Service Account ID is invalid'): Promise<StoredServiceAccount> {
+  const sa = await accounts.byId(req.user!.orgId, idParam(req, 'id', invalid));
+  if (!sa) throw serviceAccountNotFound();
+  return sa;
+}
 
-  router.post('/api/serviceaccounts', async (req, res) => {
-    await authorize(req, 'serviceaccounts:create');
-    const b = body(req);
-    const name = nameOf(b, true)!;
-    const isDisabled = disabledOf(b);
-    const role = roleOf(req, b);
-    const sa = await accounts.create(by(req), req.user!.orgId, { name, role, isDisabled });
-    res.status(201).json(toServiceAccountDTO(sa, 0));
-  });
+export async function createServiceAccount(req: Request, res: Response, { accounts }: AdapterDeps): Promise<void> {
+  const b = body(req);
+  const name = nameOf(b, true)!;
+  const isDisabled = disabledOf(b);
+  const role = roleOf(req, b);
+  const sa = await accounts.create(by(req), req.user!.orgId, { name, role, isDisabled });
+  res.status(201).json(toServiceAccountDTO(sa, 0));
+}
 
-  router.get('/api/serviceaccounts/search', async (req, res) => {
-    await authorize(req, 'serviceaccounts:read');
-    const perPage = queryInt(req.query.perpage, DEFAULT_PER_PAGE);
-    const page = queryInt(req.query.page, 1);
-    const query = typeof req.query.query === 'string' ? req.query.query.toLowerCase() : '';
-    const orgId = req.user!.orgId;
-    const tokens = await accounts.tokens(orgId);
-    const tokensOf = (sa: StoredServiceAccount) => tokens.filter((t) => t.serviceAccountUid === sa.uid);
-    const matches = (await accounts.list(orgId)).filter(
-      (sa) =>
-        (sa.name.toLowerCase().includes(query) || sa.login.toLowerCase().includes(query)) &&
-        (!queryBool(req.query.disabled ?? req.query.Disabled) || sa.isDisabled) &&
-        (!queryBool(req.query.expiredTokens) || tokensOf(sa).some((t) => hasExpired(t))),
-    );
-    const result: SearchOrgServiceAccountsResult = {
-      totalCount: matches.length,
-      serviceAccounts: matches.slice((page - 1) * perPage, page * perPage).map((sa) => toServiceAccountDTO(sa, tokensOf(sa).length)),
-      page,
-      perPage,
-    };
-    res.json(result);
-  });
+export async function searchOrgServiceAccountsWithPaging(req: Request, res: Response, { accounts }: AdapterDeps): Promise<void> {
+  const perPage = positiveQueryInt(req.query.perpage, DEFAULT_PER_PAGE);
+  const page = positiveQueryInt(req.query.page, 1);
+  const query = typeof req.query.query === 'string' ? req.query.query.toLowerCase() : '';
+  const orgId = req.user!.orgId;
+  const tokens = await accounts.tokens(orgId);
+  const tokensOf = (sa: StoredServiceAccount) => tokens.filter((t) => t.serviceAccountUid === sa.uid);
+  const matches = (await accounts.list(orgId)).filter(
+    (sa) =>
+      (sa.name.toLowerCase().includes(query) || sa.login.toLowerCase().includes(query)) &&
+      (!queryBool(req.query.disabled ?? req.query.Disabled) || sa.isDisabled) &&
+      (!queryBool(req.query.expiredTokens) || tokensOf(sa).some((t) => hasExpired(t))),
+  );
+  const result: SearchOrgServiceAccountsResult = {
+    totalCount: matches.length,
+    serviceAccounts: matches.slice((page - 1) * perPage, page * perPage).map((sa) => toServiceAccountDTO(sa, tokensOf(sa).length)),
+    page,
+    perPage,
+  };
+  res.json(result);
+}
 
-  router.get('/api/serviceaccounts/:id', async (req, res) => {
-    await authorize(req, 'serviceaccounts:read', req.params.id);
-    const sa = await target(req);
-    res.json(toServiceAccountDTO(sa, (await accounts.tokens(sa.orgId, sa.uid)).length));
-  });
+export async function retrieveServiceAccount(req: Request, res: Response, { accounts }: AdapterDeps): Promise<void> {
+  const sa = await target(accounts, req);
+  res.json(toServiceAccountDTO(sa, (await accounts.tokens(sa.orgId, sa.uid)).length));
+}
 
-  router.patch('/api/serviceaccounts/:id', async (req, res) => {
-    await authorize(req, 'serviceaccounts:write', req.params.id);
-    const b = body(req);
-    const change: ServiceAccountChange = { name: nameOf(b, false), isDisabled: disabledOf(b), role: roleOf(req, b) };
-    const updated = await accounts.update(by(req), await target(req), change);
-    res.json({ message: 'Service account updated', id: updated.id, name: updated.name, serviceaccount: toServiceAccountProfileDTO(updated) });
-  });
+export async function updateServiceAccount(req: Request, res: Response, { accounts }: AdapterDeps): Promise<void> {
+  const b = body(req);
+  const change: ServiceAccountChange = { name: nameOf(b, false), isDisabled: disabledOf(b), role: roleOf(req, b) };
+  const updated = await accounts.update(by(req), await target(accounts, req), change);
+  res.json({ message: 'Service account updated', id: updated.id, name: updated.name, serviceaccount: toServiceAccountProfileDTO(updated) });
+}
 
-  router.delete('/api/serviceaccounts/:id', async (req, res) => {
-    await authorize(req, 'serviceaccounts:delete', req.params.id);
-    await accounts.delete(by(req), await target(req, 'Service account ID is invalid'));
-    res.json({ message: 'Service account deleted' });
-  });
+export async function deleteServiceAccount(req: Request, res: Response, { accounts }: AdapterDeps): Promise<void> {
+  await accounts.delete(by(req), await target(accounts, req, 'Service account ID is invalid'));
+  res.json({ message: 'Service account deleted' });
+}
 
-  router.get('/api/serviceaccounts/:id/tokens', async (req, res) => {
-    await authorize(req, 'serviceaccounts:read', req.params.id);
-    // As the anchor: the tokens of a service account the org does not have are none.
-    const sa = await accounts.byId(req.user!.orgId, numericParam(req, 'id', 'Service Account ID is invalid'));
-    const now = Date.now();
-    res.json(sa ? (await accounts.tokens(sa.orgId, sa.uid)).map((t) => toTokenDTO(t, now)) : []);
-  });
+export async function listTokens(req: Request, res: Response, { accounts }: AdapterDeps): Promise<void> {
+  // As the anchor: the tokens of a service account the org does not have are none.
+  const sa = await accounts.byId(req.user!.orgId, idParam(req, 'id', 'Service Account ID is invalid'));
+  const now = Date.now();
+  res.json(sa ? (await accounts.tokens(sa.orgId, sa.uid)).map((t) => toTokenDTO(t, now)) : []);
+}
 
-  router.post('/api/serviceaccounts/:id/tokens', async (req, res) => {
-    await authorize(req, 'serviceaccounts:write', req.params.id);
-    const sa = await target(req);
-    const b = body(req);
-    const name = nameOf(b, true)!;
-    const ttl = b.secondsToLive ?? 0;
-    if (typeof ttl !== 'number' || !Number.isSafeInteger(ttl)) throw badData();
-    if (ttl < 0) throw bad('invalid SecondsToLive value');
-    const { token, key } = await accounts.addToken(by(req), sa, { name, secondsToLive: ttl });
-    res.json({ id: token.id, name: token.name, key });
-  });
+export async function createToken(req: Request, res: Response, { accounts }: AdapterDeps): Promise<void> {
+  const sa = await target(accounts, req);
+  const b = body(req);
+  const name = nameOf(b, true)!;
+  const ttl = b.secondsToLive ?? 0;
+  if (typeof ttl !== 'number' || !Number.isSafeInteger(ttl)) throw badData();
+  if (ttl < 0) throw bad('invalid SecondsToLive value');
+  const { token, key } = await accounts.addToken(by(req), sa, { name, secondsToLive: ttl });
+  res.json({ id: token.id, name: token.name, key });
+}
 
-  router.delete('/api/serviceaccounts/:id/tokens/:tokenId', async (req, res) => {
-    await authorize(req, 'serviceaccounts:write', req.params.id);
-    const sa = await target(req);
-    await accounts.deleteToken(by(req), sa, numericParam(req, 'tokenId', 'Token ID is invalid'));
-    res.json({ message: 'Service account token deleted' });
-  });
-
-  return router;
+export async function deleteToken(req: Request, res: Response, { accounts }: AdapterDeps): Promise<void> {
+  const sa = await target(accounts, req);
+  await accounts.deleteToken(by(req), sa, idParam(req, 'tokenId', 'Token ID is invalid'));
+  res.json({ message: 'Service account token deleted' });
 }

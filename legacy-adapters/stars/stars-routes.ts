@@ -1,11 +1,16 @@
-import { type Request, Router } from 'express';
+import type { Request, Response } from 'express';
 import { dashboardKind } from '../../apis';
-import { isAnonymous } from '../../pkg/auth/org-access';
 import { StatusError } from '../../pkg/errors';
 import { anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { Registry } from '../../pkg/registry';
 import { requestContext } from '../../pkg/server/request-context';
 import { starsOf } from '../../pkg/stars/stars';
+import type { AdapterDeps } from '../shared';
+
+/**
+ * The signed-in user's stars (pkg/stars): `POST/DELETE /api/user/stars/dashboard/uid/:uid`, the deprecated
+ * numeric-id forms, and `GET /api/user/stars` (the uids of the starred dashboards that still exist).
+ */
 
 const dashboards = anyKind(dashboardKind);
 const dashboardNotFound = () => new StatusError(404, 'NotFound', 'Dashboard not found');
@@ -31,40 +36,21 @@ async function dashboardById(registry: Registry, req: Request): Promise<Resource
   return readableDashboard(registry, req, found.metadata.name);
 }
 
-/**
- * The signed-in user's stars (pkg/stars): `POST/DELETE /api/user/stars/dashboard/uid/:uid`, the deprecated
- * numeric-id forms, and `GET /api/user/stars` (the uids of the starred dashboards that still exist).
- */
-export function legacyStarsRouter(registry: Registry): Router {
-  const router = Router();
-  const stars = starsOf(registry.storage);
-  // Anonymous visitors share one identity: stars are for signed-in callers (the anchor's reqSignedInNoAnonymous).
-  router.use('/api/user/stars', (req, _res, next) => next(isAnonymous(req.user!) ? StatusError.unauthorized() : undefined));
-
-  router.get('/api/user/stars', async (req, res) => {
-    res.json(await stars.starredNames(req.user!, dashboards));
-  });
-
-  const star = async (req: Request, dashboard: Resource) => {
-    await stars.star(req.user!, dashboards, dashboard);
-    return { message: 'Dashboard starred!' };
-  };
-  const unstar = async (req: Request, dashboard: Resource) => {
-    await stars.unstar(req.user!, dashboards, dashboard.metadata.name);
-    return { message: 'Dashboard unstarred' };
-  };
-
-  router.post('/api/user/stars/dashboard/uid/:uid', async (req, res) => {
-    res.json(await star(req, await readableDashboard(registry, req, String(req.params.uid))));
-  });
-  router.delete('/api/user/stars/dashboard/uid/:uid', async (req, res) => {
-    res.json(await unstar(req, await readableDashboard(registry, req, String(req.params.uid))));
-  });
-  router.post('/api/user/stars/dashboard/:id', async (req, res) => {
-    res.json(await star(req, await dashboardById(registry, req)));
-  });
-  router.delete('/api/user/stars/dashboard/:id', async (req, res) => {
-    res.json(await unstar(req, await dashboardById(registry, req)));
-  });
-  return router;
+export async function listStars(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  res.json(await starsOf(deps.registry.storage).starredNames(req.user!, dashboards));
 }
+
+async function star(req: Request, res: Response, deps: AdapterDeps, dashboard: Resource): Promise<void> {
+  await starsOf(deps.registry.storage).star(req.user!, dashboards, dashboard);
+  res.json({ message: 'Dashboard starred!' });
+}
+
+async function unstar(req: Request, res: Response, deps: AdapterDeps, dashboard: Resource): Promise<void> {
+  await starsOf(deps.registry.storage).unstar(req.user!, dashboards, dashboard.metadata.name);
+  res.json({ message: 'Dashboard unstarred' });
+}
+
+export const starByUid = async (req: Request, res: Response, deps: AdapterDeps) => star(req, res, deps, await readableDashboard(deps.registry, req, String(req.params.uid)));
+export const unstarByUid = async (req: Request, res: Response, deps: AdapterDeps) => unstar(req, res, deps, await readableDashboard(deps.registry, req, String(req.params.uid)));
+export const starById = async (req: Request, res: Response, deps: AdapterDeps) => star(req, res, deps, await dashboardById(deps.registry, req));
+export const unstarById = async (req: Request, res: Response, deps: AdapterDeps) => unstar(req, res, deps, await dashboardById(deps.registry, req));

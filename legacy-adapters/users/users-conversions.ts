@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NewUser, StoredUser } from '../../pkg/auth/identity-directory';
+import { positiveQueryInt } from '../shared/params';
 import type { OrgRole } from '../../pkg/auth/permissions';
 
 /** `GET /api/user`: the anchor's UserProfileDTO, with its server-admin flag named `isSvcAdmin`. */
@@ -201,8 +202,7 @@ export interface UserSearchQuery {
  *   fromUserSearchQuery({ perpage: '10', page: '2', query: 'an' }); // { query: 'an', page: 2, perPage: 10 }
  */
 export function fromUserSearchQuery(q: Record<string, unknown>): UserSearchQuery {
-  const positive = (v: unknown, def: number) => (typeof v === 'string' && /^[1-9][0-9]{0,6}$/.test(v) ? Number(v) : def);
-  return { query: typeof q.query === 'string' ? q.query.trim() : '', page: positive(q.page, 1), perPage: positive(q.perpage, 1000) };
+  return { query: typeof q.query === 'string' ? q.query.trim() : '', page: positiveQueryInt(q.page, 1), perPage: positiveQueryInt(q.perpage, 1000) };
 }
 
 /**

@@ -16,21 +16,10 @@ import { StoredPermissions } from '../auth/stored-permissions';
 import { anonymousStrategy, sessionStrategy } from '../auth/session-auth';
 import { SessionStore } from '../auth/sessions';
 import { StoredLoginAttempts } from '../auth/stored-login-attempts';
-import { authTokensRouter, loginRouter } from '../../legacy-adapters/sessions/sessions-routes';
 import { apisOrgAccess, selectLegacyOrg } from '../auth/org-access';
 import { ServiceAccounts } from '../auth/service-accounts';
-import { legacyDashboardsRouter } from '../../legacy-adapters/dashboards/dashboards-routes';
-import { legacyFoldersRouter } from '../../legacy-adapters/folders/folders-routes';
-import { legacyOrgsRouter } from '../../legacy-adapters/orgs/orgs-routes';
-import { legacyPermissionsRouter } from '../../legacy-adapters/permissions/permissions-routes';
-import { legacyPreferencesRouter } from '../../legacy-adapters/preferences/preferences-routes';
-import { legacyTeamsRouter } from '../../legacy-adapters/teams/teams-routes';
-import { legacyServiceAccountsRouter } from '../../legacy-adapters/serviceaccounts/serviceaccounts-routes';
-import { customRolesRouter, userPermissionsRouter } from '../../legacy-adapters/access-control/access-control-routes';
 import { RoleDirectory } from '../auth/role-directory';
-import { legacyUsersRouter } from '../../legacy-adapters/users/users-routes';
-import { legacySearchRouter } from '../../legacy-adapters/search/search-routes';
-import { legacyStarsRouter } from '../../legacy-adapters/stars/stars-routes';
+import { legacyAreas, legacyRouter } from '../../legacy-adapters';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
 import type { Registry } from '../registry';
@@ -138,15 +127,6 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(express.text({ limit, type: 'application/apply-patch+yaml' }));
   // Every body, for every route: nothing PostgreSQL refuses, nothing nested deeper than MAX_DEPTH.
   app.use(checkRequestBody);
-  // The login form: outside /api, reachable without credentials (not in the cloud edition, bearer tokens only).
-  if (!cloud) {
-    app.use(
-      loginRouter({
-        sessions, check, cookieName, maxAgeMs: auth.login_maximum_lifetime_duration, secure: deps.config.server.protocol === 'https',
-        redirectUrl: new URL(deps.config.server.root_url).pathname, lastSeen,
-      }),
-    );
-  }
   const subresources = [dashboardDto(deps.registry)];
   const enabledAlpha = enabledAlphaFromToggles(deps.config.feature_toggles.enable);
   app.use(discoveryRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha }));
@@ -155,19 +135,10 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   const callers = new CallerCheck({ users, accounts, access, password: cloud ? undefined : check, sessions: cloud ? undefined : { store: sessions, cookieName } });
   const credentials = new WatchCredentials(callers, { log: deps.log });
   app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? storedOrgs(users), subresources, watchHub, log: deps.log, credentials }));
-  app.use(legacyUsersRouter(users, sessions, lastSeen, deps.config.users.auto_assign_org_role));
-  app.use(authTokensRouter(users, sessions));
-  app.use(legacyOrgsRouter(users, lastSeen));
-  app.use(legacyTeamsRouter(users, teams));
-  app.use(legacyServiceAccountsRouter(accounts));
-  app.use(legacyDashboardsRouter({ registry: deps.registry, users, preferences, minRefreshInterval: deps.config.dashboards.min_refresh_interval }));
-  app.use(legacyPreferencesRouter({ registry: deps.registry, preferences }));
-  app.use(legacySearchRouter(deps.registry));
-  app.use(legacyStarsRouter(deps.registry));
-  app.use(legacyPermissionsRouter({ registry: deps.registry, users, teams, permissions }));
-  app.use(userPermissionsRouter(access));
-  if (roles) app.use(customRolesRouter(users, teams, roles, accounts));
-  app.use(legacyFoldersRouter(deps.registry, users));
+  // The legacy API, area by area; the login form (`/login`, `/logout`) is among them, outside /api and reachable
+  // without credentials (not in the cloud edition, bearer tokens only).
+  const { log, registry, config } = deps;
+  app.use(legacyRouter(legacyAreas, { config, registry, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log }));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });

@@ -1,13 +1,15 @@
 /**
  * The authorization matrix: every route the server has, called by each kind of caller, with the status each must
- * get, all in one table. The routes are read from the express app itself, so a new route without a row fails the
- * first test. Calls act on organization 1 (`X-Svc-Org-Id: 1` under /api, namespace `default` under /apis); the
+ * get, all in one table. The routes are the legacy areas' declarations (legacy-adapters/index.ts) and what the
+ * express app serves besides, so a new route without a row fails the first test. Calls act on organization 1 (`X-Svc-Org-Id: 1` under /api, namespace `default` under /apis); the
  * member of another organization must never get through there.
  * Adding a route? Add its row to ROWS (or to apisRows for a generic /apis route), with the status each caller gets.
  */
 import type { Express } from 'express';
 import type supertest from 'supertest';
+import { legacyAreas, routeName, servedRoutes } from '../../legacy-adapters';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { loadConfig } from '../../pkg/config';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS, PLAYLISTS } from '../support/paths';
 
@@ -370,12 +372,35 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The legacy routes this server declares it serves, as `METHOD path`. */
+const legacyRoutes = () => servedRoutes(legacyAreas, t.config).map(routeName);
+
 test('every route the server declares has a row in the matrix', () => {
+  const routes = new Set([...legacyRoutes(), ...declaredRoutes(t.app)]);
   const covered = new Set(ROWS.map((r) => r.route));
-  expect(declaredRoutes(t.app).filter((r) => !covered.has(r))).toEqual([]);
+  expect([...routes].filter((r) => !covered.has(r))).toEqual([]);
   // And no row names a route that no longer exists.
-  const declared = new Set(declaredRoutes(t.app));
-  expect([...covered].filter((r) => !declared.has(r))).toEqual([]);
+  expect([...covered].filter((r) => !routes.has(r))).toEqual([]);
+});
+
+/** `GET /api/teams/:teamId` for each operation of a Swagger 2.0 document (its paths are under `basePath`). */
+function documentedRoutes(doc: { basePath: string; paths: Record<string, Record<string, unknown>> }): string[] {
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.keys(ops).map((m) => `${m.toUpperCase()} ${`${doc.basePath}${path === '/' ? '' : path}`.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')}`),
+  );
+}
+
+test('the legacy routes served are those declared, and each served /api route is described in /swagger.json', async () => {
+  // `GET /api` is the Kubernetes core group's discovery (always 404 here), not a route of the legacy API.
+  const served = declaredRoutes(t.app).filter((r) => /^[A-Z]+ \/(api\/|login$|logout$)/.test(r));
+  // The health probe is no legacy area's: it is served before authentication, with the other probes.
+  expect(served.filter((r) => r !== 'GET /api/health').sort()).toEqual(legacyRoutes().sort());
+  const documented = documentedRoutes((await t.anonymous.get('/swagger.json')).body);
+  expect(served.filter((r) => !documented.includes(r) && !/ \/(login|logout)$/.test(r))).toEqual([]);
+  // What is described and not served here is served by the enterprise edition (its custom roles), which serves all.
+  const enterprise = loadConfig({ argv: ['--server.edition=enterprise'], env: {}, cwd: process.cwd() });
+  const everyRoute = ['GET /api/health', ...servedRoutes(legacyAreas, enterprise).map(routeName).filter((r) => / \/api\//.test(r))];
+  expect(documented.sort()).toEqual(everyRoute.sort());
 });
 
 describe.each(ROWS.map((row) => [row.route, row] as const))('%s', (_route, row) => {

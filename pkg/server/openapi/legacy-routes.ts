@@ -1,74 +1,14 @@
-import { z, type ZodType } from 'zod';
-import { accessControlRouteDocs } from '../../../legacy-adapters/access-control/access-control-route-docs';
-import { serviceAccountsRouteDocs } from '../../../legacy-adapters/serviceaccounts/serviceaccounts-route-docs';
-import { dashboardsRouteDocs } from '../../../legacy-adapters/dashboards/dashboards-route-docs';
-import { teamsRouteDocs } from '../../../legacy-adapters/teams/teams-route-docs';
-import { searchRouteDocs } from '../../../legacy-adapters/search/search-docs';
-import { starsRouteDocs } from '../../../legacy-adapters/stars/stars-docs';
-import { permissionsRouteDocs } from '../../../legacy-adapters/permissions/permissions-route-docs';
-import { folderRouteDocs } from '../../../legacy-adapters/folders/folders-docs';
-import { sessionsRouteDocs } from '../../../legacy-adapters/sessions/sessions-route-docs';
-import { usersRouteDocs } from '../../../legacy-adapters/users/users-route-docs';
-import { preferencesRouteDocs } from '../../../legacy-adapters/preferences/preferences-route-docs';
+import { z } from 'zod';
+import { legacyAreas } from '../../../legacy-adapters';
+import { describeGuard, type LegacyRouteDoc } from '../../../legacy-adapters/shared';
+
+export type { LegacyBody, LegacyMethod, LegacyParam, LegacyResponse, LegacyRouteDoc } from '../../../legacy-adapters/shared';
 
 /**
  * The legacy `/api` routes, described once: the OpenAPI v2 document (`/swagger.json`), the v3 generated from it
- * (`/openapi3.json`) and the explorer (`/swagger/`) are built from this list. An adapter that adds routes exports
- * their descriptions beside them and adds one line to `legacyRoutes` below.
- *
- * @example
- *   export const playlistRouteDocs: LegacyRouteDoc[] = [{
- *     method: 'get', path: '/api/playlists/:uid', operationId: 'getPlaylist', tags: ['playlists'],
- *     summary: 'Get a playlist.', responses: { 200: { description: 'The playlist.', schema: playlistDto, name: 'PlaylistDTO' }, 404: {} },
- *   }];
+ * (`/openapi3.json`) and the explorer (`/swagger/`) are built from the route declarations of `legacyAreas`
+ * (legacy-adapters/index.ts), each stating the guard it declares, and from the health probe's description.
  */
-
-export type LegacyMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-/** A body (request or response): a zod schema; `name` makes it a named model (a definition) instead of inline. */
-export interface LegacyBody {
-  schema: ZodType;
-  name?: string;
-  description?: string;
-}
-
-/** A path, query or header parameter. Path parameters not listed are derived from `:name` segments (strings). */
-export interface LegacyParam {
-  name: string;
-  in: 'path' | 'query' | 'header';
-  type: 'string' | 'integer' | 'number' | 'boolean';
-  /** A comma-separated or repeated list of `type`. */
-  array?: boolean;
-  required?: boolean;
-  description?: string;
-  enum?: (string | number)[];
-  default?: string | number | boolean;
-  deprecated?: boolean;
-}
-
-/** A response; without `description` the usual words for its status code are used, without `schema` the `{message}` error. */
-export interface LegacyResponse {
-  description?: string;
-  schema?: ZodType;
-  name?: string;
-}
-
-export interface LegacyRouteDoc {
-  method: LegacyMethod;
-  /** Express syntax, under `/api`: `/api/dashboards/uid/:uid`. */
-  path: string;
-  operationId: string;
-  summary: string;
-  description?: string;
-  tags: string[];
-  params?: LegacyParam[];
-  body?: LegacyBody;
-  responses: Record<number, LegacyResponse>;
-  /** Default true: the route needs HTTP basic authentication (401 otherwise). */
-  authenticated?: boolean;
-  /** A deprecated route names what replaces it. */
-  deprecated?: { replacedBy: string };
-}
 
 /** GET /api/health (pkg/server/health.ts). */
 const healthSchema = z.object({
@@ -93,18 +33,16 @@ export const healthRouteDocs: LegacyRouteDoc[] = [
   },
 ];
 
-/** Every documented legacy route. Adding an adapter's routes is one line here. */
+/** Every documented legacy route: the health probe and every declared route under /api (not `/login`, `/logout`). */
 export const legacyRoutes: readonly LegacyRouteDoc[] = [
   ...healthRouteDocs,
-  ...teamsRouteDocs,
-  ...serviceAccountsRouteDocs,
-  ...dashboardsRouteDocs,
-  ...searchRouteDocs,
-  ...starsRouteDocs,
-  ...accessControlRouteDocs,
-  ...permissionsRouteDocs,
-  ...folderRouteDocs,
-  ...sessionsRouteDocs,
-  ...usersRouteDocs,
-  ...preferencesRouteDocs,
+  ...legacyAreas
+    .flatMap((a) => a.routes)
+    .filter((r) => r.path.startsWith('/api/'))
+    .map(({ guard, handler: _handler, servedIn: _servedIn, ...doc }): LegacyRouteDoc => {
+      const needs = describeGuard(guard);
+      // A description that already says what the route needs is left as written.
+      const description = needs && !doc.description?.includes('Needs ') ? [doc.description, needs].filter(Boolean).join(' ') : doc.description;
+      return { ...doc, ...(description ? { description } : {}), authenticated: guard.kind !== 'public' };
+    }),
 ];

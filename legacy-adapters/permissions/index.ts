@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { LegacyRouteDoc } from '../../pkg/server/openapi/legacy-routes';
+import { defineArea, guard, type LegacyRoute } from '../shared';
+import { getPermissions, updatePermissions } from './permissions-routes';
 
 const roles = z.enum(['None', 'Viewer', 'Editor', 'Admin']);
 const permission = z.union([z.literal(1), z.literal(2), z.literal(4)]).describe('1 View, 2 Edit, 4 Admin');
@@ -33,19 +34,25 @@ const update = z.object({
 });
 const message = z.object({ message: z.string() });
 
-function docs(kind: 'folder' | 'dashboard', path: string, tag: string): LegacyRouteDoc[] {
-  const resource = `${kind}s`;
+/** Why the routes check their action themselves. */
+const objectFirst = 'the object is read first (404 when it does not exist), then the action is checked on it and its folders';
+
+function routes(kind: 'folder' | 'dashboard', path: string, tag: string): LegacyRoute[] {
+  const resource = kind === 'folder' ? 'folders' : 'dashboards';
+  const scope = kind === 'folder' ? 'folders:uid:{uid}' : 'dashboards:uid:{uid}';
   const uid = { name: 'uid', in: 'path', type: 'string', required: true } as const;
   return [
     {
-      method: 'get', path, operationId: kind === 'folder' ? 'getFolderPermissionList' : 'getDashboardPermissionsListByUID', tags: [tag],
+      method: 'get', path, guard: guard.inHandler(guard.can(`${resource}.permissions:read`, scope), objectFirst), handler: getPermissions(resource),
+      operationId: kind === 'folder' ? 'getFolderPermissionList' : 'getDashboardPermissionsListByUID', tags: [tag],
       summary: `The permissions of a ${kind}, with those it inherits from the folders above it.`,
       description: `Needs \`${resource}.permissions:read\` on the ${kind} (its Admins and org Admins).`,
       params: [uid],
       responses: { 200: { description: 'The items.', schema: z.array(aclInfo), name: 'DashboardACLInfoDTO' }, 401: {}, 403: {}, 404: {} },
     },
     {
-      method: 'post', path, operationId: kind === 'folder' ? 'updateFolderPermissions' : 'updateDashboardPermissionsByUID', tags: [tag],
+      method: 'post', path, guard: guard.inHandler(guard.can(`${resource}.permissions:write`, scope), objectFirst), handler: updatePermissions(resource),
+      operationId: kind === 'folder' ? 'updateFolderPermissions' : 'updateDashboardPermissionsByUID', tags: [tag],
       summary: `Replaces every permission of a ${kind}: items not in the request are removed.`,
       description: `Needs \`${resource}.permissions:write\` on the ${kind}. Each item names one grantee: a basic role, a user id or a team id.`,
       params: [uid],
@@ -55,8 +62,11 @@ function docs(kind: 'folder' | 'dashboard', path: string, tag: string): LegacyRo
   ];
 }
 
-/** /api/folders/:uid/permissions and /api/dashboards/uid/:uid/permissions (legacy-adapters/permissions/permissions-routes.ts). */
-export const permissionsRouteDocs: LegacyRouteDoc[] = [
-  ...docs('folder', '/api/folders/:uid/permissions', 'folder_permissions'),
-  ...docs('dashboard', '/api/dashboards/uid/:uid/permissions', 'dashboard_permissions'),
-];
+/** /api/folders/:uid/permissions and /api/dashboards/uid/:uid/permissions (permissions-routes.ts). */
+export const permissionsArea = defineArea({
+  name: 'permissions',
+  routes: [
+    ...routes('folder', '/api/folders/:uid/permissions', 'folder_permissions'),
+    ...routes('dashboard', '/api/dashboards/uid/:uid/permissions', 'dashboard_permissions'),
+  ],
+});

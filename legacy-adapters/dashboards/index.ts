@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { defineArea, guard } from '../shared';
+import {
+  deleteDashboardByUID, getDashboardByUID, getDashboardTags, getDashboardVersionByUID, getDashboardVersionsByUID, getHomeDashboard, postDashboard,
+  restoreDashboardVersionByUID,
+} from './dashboards-routes';
+import { saveDashboardCommandSchema } from './dashboards-conversions';
+
+const model = z.record(z.string(), z.unknown()).describe('the dashboard JSON model, with its id, uid and version');
+const postDashboardResponse = z.object({
+  id: z.number().int().describe('deprecated numeric id'),
+  uid: z.string(),
+  url: z.string().describe('/d/<uid>/<slug>'),
+  status: z.literal('success'),
+  version: z.number().int(),
+  slug: z.string(),
+  folderUid: z.string().describe("'' at the root"),
+});
+const dashboardMeta = z.object({
+  type: z.literal('db'),
+  isStarred: z.boolean(),
+  canSave: z.boolean(),
+  canEdit: z.boolean(),
+  canAdmin: z.boolean(),
+  canStar: z.boolean(),
+  canDelete: z.boolean(),
+  slug: z.string(),
+  url: z.string(),
+  expires: z.string(),
+  created: z.string(),
+  updated: z.string(),
+  createdBy: z.string().describe('login of the creator'),
+  updatedBy: z.string(),
+  version: z.number().int(),
+  hasAcl: z.boolean(),
+  isFolder: z.boolean(),
+  folderId: z.number().int(),
+  folderUid: z.string(),
+  folderTitle: z.string().describe('"General" at the root'),
+  folderUrl: z.string(),
+  provisioned: z.boolean(),
+  provisionedExternalId: z.string(),
+  isHome: z.boolean().optional().describe('on the home dashboard only'),
+});
+const dashboardFull = z.object({ dashboard: model, meta: dashboardMeta });
+const versionMeta = z.object({
+  id: z.number().int().describe('the resourceVersion of the write that made the version'),
+  dashboardId: z.number().int(),
+  uid: z.string(),
+  parentVersion: z.number().int(),
+  restoredFrom: z.number().int().describe('0 unless the version restores an older one'),
+  version: z.number().int(),
+  created: z.string(),
+  createdBy: z.string(),
+  message: z.string(),
+});
+const uid = { name: 'uid', in: 'path', type: 'string', required: true } as const;
+const tags = ['dashboards'];
+const versionTags = ['dashboard_versions'];
+const saved = { description: 'Saved.', schema: postDashboardResponse, name: 'PostDashboardResponse' };
+
+/** /api/dashboards (legacy-adapters/dashboards/dashboards-routes.ts), spec §4.4. */
+export const dashboardsArea = defineArea({
+  name: 'dashboards',
+  routes: [
+    {
+      method: 'post', path: '/api/dashboards/db', guard: guard.can(['dashboards:create', 'dashboards:write']), handler: postDashboard, operationId: 'postDashboard', tags, summary: 'Create or update a dashboard.',
+      description:
+        '`dashboard.id` null (or absent) creates, with `dashboard.uid` or a generated one; an id updates that dashboard, whose stored ' +
+        'version must be `dashboard.version` unless `overwrite`. `overwrite` also takes over an existing uid. `folderUid` wins over ' +
+        '`folderId`; with neither the dashboard goes to the root. A `refresh` below `dashboards.min_refresh_interval` is raised to it. ' +
+        'Needs `dashboards:create` or `dashboards:write`.',
+      body: { schema: saveDashboardCommandSchema, name: 'SaveDashboardCommand' },
+      responses: {
+        200: saved,
+        400: { description: 'Empty title (status empty-name), bad or too long uid, unknown folder, a folder payload, a message over 500 characters.' },
+        401: {}, 403: {}, 404: { description: 'No dashboard has the given id.' },
+        412: { description: '{message, status}: version-mismatch, or name-exists (the uid is taken).' },
+      },
+    },
+    {
+      method: 'get', path: '/api/dashboards/home', guard: guard.signedIn, handler: getHomeDashboard, operationId: 'getHomeDashboard', tags, summary: 'The home dashboard.',
+      description:
+        "When the caller's effective homeDashboardUID preference (its own, else its teams', else the org's) names a dashboard it may read: `{redirectUri: '/d/<uid>/<slug>'}`; else the built-in home dashboard.",
+      responses: { 200: { description: 'The home dashboard, or where it is.', schema: z.union([dashboardFull, z.object({ redirectUri: z.string() })]), name: 'GetHomeDashboardResponse' }, 401: {} },
+    },
+    {
+      method: 'get', path: '/api/dashboards/tags', guard: guard.signedIn, handler: getDashboardTags, operationId: 'getDashboardTags', tags, summary: 'The tags of the dashboards the caller may read, with counts.',
+      responses: { 200: { description: 'By term.', schema: z.array(z.object({ term: z.string(), count: z.number().int() })), name: 'DashboardTagCloud' }, 401: {} },
+    },
+    {
+      method: 'get', path: '/api/dashboards/uid/:uid', guard: guard.signedIn, handler: getDashboardByUID, operationId: 'getDashboardByUID', tags, summary: 'Get a dashboard with its meta.', params: [uid],
+      responses: { 200: { description: 'The dashboard.', schema: dashboardFull, name: 'DashboardFullWithMeta' }, 401: {}, 403: {}, 404: { description: 'Dashboard not found' } },
+    },
+    {
+      method: 'delete', path: '/api/dashboards/uid/:uid', guard: guard.can('dashboards:delete', 'dashboards:uid:{uid}'), handler: deleteDashboardByUID, operationId: 'deleteDashboardByUID', tags, summary: 'Delete a dashboard.', params: [uid],
+      responses: {
+        200: { description: 'Deleted.', schema: z.object({ title: z.string(), message: z.string(), uid: z.string(), id: z.number().int() }), name: 'DeleteDashboardResponse' },
+        401: {}, 403: {}, 404: {},
+      },
+    },
+    {
+      method: 'get', path: '/api/dashboards/uid/:uid/versions', guard: guard.can('dashboards:write', 'dashboards:uid:{uid}'), handler: getDashboardVersionsByUID, operationId: 'getDashboardVersionsByUID', tags: versionTags, summary: 'The versions of a dashboard, newest first.',
+      description: 'Needs `dashboards:write` on the dashboard. Pass `continueToken` back to read older versions.',
+      params: [
+        uid,
+        { name: 'limit', in: 'query', type: 'integer', default: 1000, description: 'at most this many; 1000 also when invalid' },
+        { name: 'start', in: 'query', type: 'integer', default: 0, description: 'versions to skip' },
+        { name: 'continueToken', in: 'query', type: 'string', description: 'the continueToken of the previous page' },
+      ],
+      responses: {
+        200: { description: 'One page.', schema: z.object({ continueToken: z.string(), versions: z.array(versionMeta) }), name: 'DashboardVersionResponseMeta' },
+        400: { description: 'A bad continueToken.' }, 401: {}, 403: {}, 404: {},
+      },
+    },
+    {
+      method: 'get', path: '/api/dashboards/uid/:uid/versions/:version', guard: guard.can('dashboards:write', 'dashboards:uid:{uid}'), handler: getDashboardVersionByUID, operationId: 'getDashboardVersionByUID', tags: versionTags, summary: 'One version with its model.',
+      params: [uid, { name: 'version', in: 'path', type: 'integer', required: true }],
+      responses: { 200: { description: 'The version.', schema: versionMeta.extend({ data: model }), name: 'DashboardVersionMeta' }, 401: {}, 403: {}, 404: {} },
+    },
+    {
+      method: 'post', path: '/api/dashboards/uid/:uid/restore', guard: guard.can('dashboards:write', 'dashboards:uid:{uid}'), handler: restoreDashboardVersionByUID, operationId: 'restoreDashboardVersionByUID', tags: versionTags,
+      summary: 'Save an older version as the newest one.', description: 'The new version records `restoredFrom` and the message "Restored from version <n>".',
+      params: [uid], body: { schema: z.object({ version: z.number().int() }), name: 'RestoreDashboardVersionCommand' },
+      responses: { 200: saved, 400: {}, 401: {}, 403: {}, 404: { description: 'No such dashboard or version.' }, 412: {} },
+    },
+  ],
+});

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { defineArea, guard } from '../shared';
+import { DEFAULT_LIMIT, MAX_LIMIT } from './search-conversions';
+import { search } from './search-routes';
+
+const hitSchema = z.object({
+  id: z.int().describe('legacy numeric id'),
+  uid: z.string(),
+  title: z.string(),
+  uri: z.string().describe('db/<slug>'),
+  url: z.string().describe('the page in the frontend'),
+  slug: z.string(),
+  type: z.enum(['dash-db', 'dash-folder']),
+  tags: z.array(z.string()),
+  isStarred: z.boolean(),
+  folderId: z.int().optional().describe('absent at the root and when the caller may not read the folder'),
+  folderUid: z.string().optional().describe('absent at the root'),
+  folderTitle: z.string().optional().describe('absent at the root and when the caller may not read the folder'),
+  folderUrl: z.string().optional().describe('absent at the root and when the caller may not read the folder'),
+  sortMeta: z.int(),
+});
+
+/** `GET /api/search` (search-routes.ts): the registry shows only what the caller may see. */
+export const searchArea = defineArea({
+  name: 'search',
+  routes: [
+    {
+      method: 'get', path: '/api/search', guard: guard.signedIn, handler: search,
+      operationId: 'search',
+      summary: 'Search folders and dashboards.',
+      description:
+        'Only what the caller may view (with permission=Edit, edit). Without sort: folders first, then dashboards, each by title; ' +
+        'with alpha-asc or alpha-desc: both together by title (case-insensitive).',
+      tags: ['search'],
+      params: [
+        { name: 'query', in: 'query', type: 'string', description: 'case-insensitive substring of the title' },
+        { name: 'tag', in: 'query', type: 'string', array: true, description: 'repeated; hits carry every tag' },
+        { name: 'type', in: 'query', type: 'string', enum: ['dash-db', 'dash-folder'] },
+        { name: 'folderUIDs', in: 'query', type: 'string', array: true, description: 'repeated; empty or "general" = the root' },
+        { name: 'dashboardUIDs', in: 'query', type: 'string', array: true, description: 'repeated' },
+        { name: 'starred', in: 'query', type: 'boolean', description: "only the caller's starred dashboards" },
+        { name: 'limit', in: 'query', type: 'integer', default: DEFAULT_LIMIT, description: `page size, at most ${MAX_LIMIT}` },
+        { name: 'page', in: 'query', type: 'integer', default: 1 },
+        { name: 'sort', in: 'query', type: 'string', enum: ['alpha-asc', 'alpha-desc'] },
+        { name: 'permission', in: 'query', type: 'string', enum: ['View', 'Edit'], default: 'View' },
+      ],
+      responses: {
+        200: { description: 'The hits.', schema: z.array(hitSchema), name: 'HitList' },
+        401: {},
+        422: { description: `limit above ${MAX_LIMIT}` },
+      },
+    },
+  ],
+});

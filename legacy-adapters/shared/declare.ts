@@ -1,0 +1,53 @@
+import type { Request, Response } from 'express';
+import type { Config } from '../../pkg/config';
+import type { AdapterDeps } from './deps';
+import type { Guard } from './guards';
+import type { LegacyMethod, RouteDescription } from './route-doc';
+
+export type RouteHandler = (req: Request, res: Response, deps: AdapterDeps) => Promise<void> | void;
+
+/**
+ * One route of a legacy area: served, described in the OpenAPI documents and listed in the authorization matrix
+ * from this alone (its description's fields beside method, path, guard and handler).
+ */
+export interface LegacyRoute extends RouteDescription {
+  method: LegacyMethod;
+  /** Express syntax: `/api/teams/:teamId`. */
+  path: string;
+  guard: Guard;
+  handler: RouteHandler;
+  /** Whether a server with this configuration serves the route (default: every one), e.g. the enterprise edition's. */
+  servedIn?: (config: Config) => boolean;
+}
+
+/**
+ * A legacy area (`legacy-adapters/<area>/index.ts`): its routes, in the order express must try them (a literal
+ * segment before a parameter in the same place: `/api/teams/search` before `/api/teams/:teamId`).
+ *
+ * @example
+ *   export const starsArea = defineArea({
+ *     name: 'stars',
+ *     routes: [{
+ *       method: 'get', path: '/api/user/stars', guard: guard.notAnonymous, handler: listStars,
+ *       operationId: 'getStars', summary: 'The uids of the starred dashboards.', tags: ['signed_in_user'],
+ *       responses: { 200: { description: 'Dashboard uids.', schema: z.array(z.string()) } },
+ *     }],
+ *   });
+ */
+export interface LegacyArea {
+  name: string;
+  routes: readonly LegacyRoute[];
+  /** The area's wording of errors its routes throw (guard refusals included), e.g. the registry's 404 as the anchor's. */
+  errors?: (err: unknown) => unknown;
+}
+
+/** Type-checks an area. */
+export const defineArea = (area: LegacyArea): LegacyArea => area;
+
+/** `GET /api/teams/:teamId`, as the authorization matrix names a route. */
+export const routeName = (r: Pick<LegacyRoute, 'method' | 'path'>): string => `${r.method.toUpperCase()} ${r.path}`;
+
+/** The routes a server with `config` serves, in mounting order. */
+export function servedRoutes(areas: readonly LegacyArea[], config: Config): LegacyRoute[] {
+  return areas.flatMap((a) => a.routes).filter((r) => r.servedIn?.(config) ?? true);
+}

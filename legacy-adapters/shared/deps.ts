@@ -1,0 +1,35 @@
+import type { AccessControl } from '../../pkg/auth/access-control';
+import type { PasswordCheck } from '../../pkg/auth/basic-auth';
+import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
+import type { LastSeenTracker } from '../../pkg/auth/last-seen';
+import type { RoleDirectory } from '../../pkg/auth/role-directory';
+import type { ServiceAccounts } from '../../pkg/auth/service-accounts';
+import type { SessionStore } from '../../pkg/auth/sessions';
+import type { StoredPermissions } from '../../pkg/auth/stored-permissions';
+import type { TeamDirectory } from '../../pkg/auth/team-directory';
+import type { Config } from '../../pkg/config';
+import type { Logger } from '../../pkg/log';
+import type { PreferencesDirectory } from '../../pkg/preferences/preferences-directory';
+import type { Registry } from '../../pkg/registry';
+
+/**
+ * Everything a legacy area's handlers may use, built once by the server (pkg/server/app.ts) and handed to every
+ * route: one shape for every area, so an area needs no constructor of its own.
+ */
+export interface AdapterDeps {
+  config: Config;
+  registry: Registry;
+  users: IdentityDirectory;
+  teams: TeamDirectory;
+  preferences: PreferencesDirectory;
+  permissions: StoredPermissions;
+  access: AccessControl;
+  accounts: ServiceAccounts;
+  sessions: SessionStore;
+  /** Custom roles: the enterprise edition only. */
+  roles?: RoleDirectory;
+  /** The password check of basic authentication, so the login form counts failures with it. */
+  passwordCheck: PasswordCheck;
+  lastSeen: LastSeenTracker;
+  log: Logger;
+}

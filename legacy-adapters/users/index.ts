@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { ORG_ROLES } from '../../apis/iam.svc.app/v0alpha1/orgmember';
+import { defineArea, guard, type LegacyParam } from '../shared';
+import {
+  adminCreateUser, adminDeleteUser, adminUpdateUserPassword, adminUpdateUserPermissions, getSignedInUser, getSignedInUserOrgs, listUsers,
+  searchUsersWithPaging, userSetUsingOrg,
+} from './users-routes';
+
+const message = z.object({ message: z.string() });
+const ok = (description: string) => ({ description, schema: message, name: 'SuccessResponseBody' });
+const hit = z.object({
+  id: z.number().int(),
+  uid: z.string(),
+  name: z.string(),
+  login: z.string(),
+  email: z.string(),
+  avatarUrl: z.string(),
+  isAdmin: z.boolean().describe('server administrator'),
+  isDisabled: z.boolean(),
+  lastSeenAt: z.string().describe('latest activity (any request or sign-in, recorded at most once a minute); never active: ten years before creation'),
+  lastSeenAtAge: z.string().describe('"10 years", "5 minutes", "< 1 minute"...'),
+  authLabels: z.array(z.string()),
+});
+const profile = z.object({
+  id: z.number().int(),
+  uid: z.string(),
+  email: z.string(),
+  name: z.string(),
+  login: z.string(),
+  theme: z.string(),
+  orgId: z.number().int().describe('the organization the user acts in'),
+  isSvcAdmin: z.boolean().describe('server administrator'),
+  isDisabled: z.boolean(),
+  isExternal: z.boolean(),
+  authLabels: z.array(z.string()),
+  updatedAt: z.string(),
+  createdAt: z.string(),
+  avatarUrl: z.string(),
+});
+const paging: LegacyParam[] = [
+  { name: 'perpage', in: 'query', type: 'integer', default: 1000 },
+  { name: 'page', in: 'query', type: 'integer', default: 1 },
+  { name: 'query', in: 'query', type: 'string', description: 'part of the login, email or name, any case' },
+];
+const userId: LegacyParam = { name: 'id', in: 'path', type: 'integer', required: true };
+const forUsers = { 403: { description: 'Endpoint only available for users (a service account).' } };
+const adminErrors = { 400: { description: 'id is invalid, or the body is.' }, 401: {}, 403: {}, 404: { description: 'User not found' } };
+
+/** The signed-in user and the server-admin user endpoints (users-routes.ts), spec §4.11. */
+export const usersArea = defineArea({
+  name: 'users',
+  routes: [
+    {
+      method: 'get', path: '/api/users/search', guard: guard.serverAdmin, handler: searchUsersWithPaging,
+      operationId: 'searchUsersWithPaging', tags: ['users'], summary: 'Search users, a page at a time; server admins only.',
+      params: paging,
+      responses: {
+        200: { description: 'One page, by login.', schema: z.object({ totalCount: z.number().int(), users: z.array(hit), page: z.number().int(), perPage: z.number().int() }), name: 'SearchUserQueryResult' },
+        401: {}, 403: {},
+      },
+    },
+    {
+      method: 'get', path: '/api/users', guard: guard.serverAdmin, handler: listUsers,
+      operationId: 'searchUsers', tags: ['users'], summary: 'Users, a page at a time; server admins only.',
+      params: paging,
+      responses: { 200: { description: 'One page, by login.', schema: z.array(hit) }, 401: {}, 403: {} },
+    },
+    {
+      method: 'get', path: '/api/user', guard: guard.inHandler(guard.user, 'an anonymous visitor gets a profile of its own'), handler: getSignedInUser,
+      operationId: 'getSignedInUser', tags: ['signed_in_user'], summary: 'The signed-in user.',
+      description: 'An anonymous visitor gets a profile of its own (id 0, its organization).',
+      responses: { 200: { description: 'The user.', schema: profile, name: 'UserProfileDTO' }, 401: {}, ...forUsers, 404: { description: 'User not found' } },
+    },
+    {
+      method: 'get', path: '/api/user/orgs', guard: guard.user, handler: getSignedInUserOrgs,
+      operationId: 'getSignedInUserOrgList', tags: ['signed_in_user'], summary: 'The organizations of the signed-in user, with its role in each.',
+      responses: { 200: { description: 'The organizations.', schema: z.array(z.object({ orgId: z.number().int(), name: z.string(), role: z.enum(ORG_ROLES) })) }, 401: {}, ...forUsers },
+    },
+    {
+      method: 'post', path: '/api/user/using/:orgId', guard: guard.user, handler: userSetUsingOrg,
+      operationId: 'userSetUsingOrg', tags: ['signed_in_user'], summary: 'Switch the organization the signed-in user acts in when a request names none.',
+      params: [{ name: 'orgId', in: 'path', type: 'integer', required: true }],
+      responses: { 200: ok('Active organization changed'), 400: { description: 'orgId is invalid' }, 401: { description: 'Not a valid organization (the user is no member).' }, ...forUsers },
+    },
+    {
+      method: 'post', path: '/api/admin/users', guard: guard.serverAdmin, handler: adminCreateUser,
+      operationId: 'adminCreateUser', tags: ['admin_users'], summary: 'Create a user; server admins only.',
+      description: 'The user joins its organization (default 1) with the role users.auto_assign_org_role.',
+      body: {
+        name: 'AdminCreateUserForm',
+        schema: z.object({ login: z.string().optional(), email: z.string().optional(), name: z.string().optional(), password: z.string().min(4), orgId: z.number().int().optional() }),
+      },
+      responses: {
+        200: { description: 'The user.', schema: z.object({ id: z.number().int(), uid: z.string(), message: z.string() }), name: 'AdminCreateUserResponse' },
+        400: { description: 'No login nor email, a password under 4 characters, or no such organization.' }, 401: {}, 403: {}, 409: { description: 'Login or email taken.' },
+      },
+    },
+    {
+      method: 'put', path: '/api/admin/users/:id/password', guard: guard.serverAdmin, handler: adminUpdateUserPassword,
+      operationId: 'adminUpdateUserPassword', tags: ['admin_users'], summary: 'Set a user\'s password; server admins only.', params: [userId],
+      body: { name: 'AdminUpdateUserPasswordForm', schema: z.object({ password: z.string().min(4) }) },
+      responses: { 200: ok('User password updated'), ...adminErrors },
+    },
+    {
+      method: 'put', path: '/api/admin/users/:id/permissions', guard: guard.serverAdmin, handler: adminUpdateUserPermissions,
+      operationId: 'adminUpdateUserPermissions', tags: ['admin_users'], summary: 'Make a user a server admin, or not; server admins only.', params: [userId],
+      body: { name: 'AdminUpdateUserPermissionsForm', schema: z.object({ isSvcAdmin: z.boolean() }) },
+      responses: { 200: ok('User permissions updated'), ...adminErrors },
+    },
+    {
+      method: 'delete', path: '/api/admin/users/:id', guard: guard.serverAdmin, handler: adminDeleteUser,
+      operationId: 'adminDeleteUser', tags: ['admin_users'], summary: 'Delete a user, its memberships and its sessions; server admins only.', params: [userId],
+      responses: { 200: ok('User deleted'), ...adminErrors },
+    },
+  ],
+});
