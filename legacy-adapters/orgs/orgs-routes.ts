@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
 import { type IdentityDirectory, lastServerAdmin } from '../../pkg/auth/identity-directory';
 import { StatusError } from '../../pkg/errors';
-import { type AdapterDeps, bodyObject, idParam } from '../shared';
+import { z } from 'zod';
+import { type AdapterDeps, bind, bodyObject, idParam } from '../shared';
 import { type OrgUserDTO, parseRole, toOrgDTO, toOrgUserDTO } from './orgs-conversions';
 
 /**
@@ -11,12 +12,13 @@ import { type OrgUserDTO, parseRole, toOrgDTO, toOrgUserDTO } from './orgs-conve
 
 const bad = (message: string) => StatusError.badRequest(message);
 const by = (req: Request) => ({ identity: req.user!.identity });
+/** `POST /api/orgs`: a name that is not blank. */
+const createOrgCommand = z.object({ name: z.string().trim().min(1) });
 const userNotFound = () => new StatusError(404, 'NotFound', 'User not found');
 
 export async function createOrg(req: Request, res: Response, { users }: AdapterDeps): Promise<void> {
-  const name = bodyObject(req).name;
-  if (typeof name !== 'string' || name.trim() === '') throw bad('bad request data');
-  const org = await users.createOrg(by(req), name.trim());
+  const { name } = bind(req, createOrgCommand);
+  const org = await users.createOrg(by(req), name);
   await users.setRole(by(req), org.id, req.user!.userId, 'Admin');
   res.json({ orgId: org.id, message: 'Organization created' });
 }
