@@ -2,7 +2,6 @@ import { StatusError } from '../../pkg/errors';
 import type { Resource } from '../../pkg/meta';
 import { nameOf, storedDashboard as stored } from '../../test/fixtures/legacy-dashboard';
 import {
-  durationMs,
   fromDashboardFullWithMeta,
   GENERAL_FOLDER,
   parseSaveCommand,
@@ -13,7 +12,6 @@ import {
   toSaveCommand,
   toTagCloud,
   toUpdatedDashboard,
-  withMinRefresh,
 } from './dashboards-conversions';
 import { toLegacyError } from './dashboards-errors';
 import { homeDashboard } from './home-dashboard';
@@ -63,24 +61,6 @@ describe('save command', () => {
       other: 'kept',
       'svc.app/restoredFrom': '2',
     });
-  });
-});
-
-describe('refresh', () => {
-  it('parses the anchor durations', () => {
-    expect([durationMs('500ms'), durationMs('5s'), durationMs('1m'), durationMs('2h'), durationMs('1d'), durationMs('1w'), durationMs('soon')]).toEqual([
-      500, 5000, 60000, 7200000, 86400000, 604800000, undefined,
-    ]);
-  });
-
-  it('raises a refresh below the minimum, and one it cannot read, to the minimum', () => {
-    expect(withMinRefresh({ refresh: '1s' }, '5s')).toEqual({ refresh: '5s' });
-    expect(withMinRefresh({ refresh: 'often' }, '5s')).toEqual({ refresh: '5s' });
-    expect(withMinRefresh({ refresh: '5s' }, '5s')).toEqual({ refresh: '5s' });
-    expect(withMinRefresh({ refresh: '1h' }, '5s')).toEqual({ refresh: '1h' });
-    expect(withMinRefresh({ refresh: '' }, '5s')).toEqual({ refresh: '' });
-    expect(withMinRefresh({ refresh: false }, '5s')).toEqual({ refresh: false });
-    expect(withMinRefresh({ title: 'no refresh' }, '5s')).toEqual({ title: 'no refresh' });
   });
 });
 

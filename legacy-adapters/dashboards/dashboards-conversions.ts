@@ -12,7 +12,7 @@ export const saveDashboardCommandSchema = z.looseObject({
     uid: z.string().nullish().describe('null or absent generates one'),
     title: z.string().optional(),
     version: z.int().nullish().describe('the version the change was made on: a newer stored one is a 412 version-mismatch'),
-    refresh: z.union([z.string(), z.literal(false)]).nullish().describe('raised to dashboards.min_refresh_interval when lower'),
+    refresh: z.union([z.string(), z.literal(false)]).nullish().describe('raised to dashboards.min_refresh_interval when lower (by the dashboard kind, for both APIs)'),
   }),
   folderId: z.int().nullish().describe('deprecated: use folderUid'),
   folderUid: z.string().nullish().describe('wins over folderId; neither puts the dashboard at the root'),
@@ -76,28 +76,6 @@ export function toSaveCommand(obj: Resource): SaveDashboardCommand {
     overwrite: false,
     message: obj.metadata.annotations?.[Annotations.message] ?? '',
   });
-}
-
-/** Durations as the anchor writes refresh intervals: `500ms`, `5s`, `1m`, `1h`, `1d`, `1w`, `1M`, `1y`. */
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3, M: 30 * 86400e3, y: 365 * 86400e3 };
-
-/** Milliseconds of a duration, or undefined when it is none. @example durationMs('1m') // 60000 */
-export function durationMs(s: string): number | undefined {
-  const m = /^(\d+)(ms|s|m|h|d|w|M|y)$/.exec(s.trim());
-  return m ? Number(m[1]) * UNIT_MS[m[2]] : undefined;
-}
-
-/**
- * Spec §4.4 rule 3: a refresh below the minimum is replaced by the minimum (as the anchor, also one it cannot
- * parse). No refresh, or `false`, stays as sent.
- *
- * @example withMinRefresh({ title: 'a', refresh: '1s' }, '5s') // { title: 'a', refresh: '5s' }
- */
-export function withMinRefresh(model: JsonObject, min: string): JsonObject {
-  const refresh = model.refresh;
-  if (typeof refresh !== 'string' || refresh === '') return model;
-  const ms = durationMs(refresh);
-  return ms !== undefined && ms >= durationMs(min)! ? model : { ...model, refresh: min };
 }
 
 /** The legacy-only annotations a save writes: each version carries its own message and where it was restored from. */

@@ -76,7 +76,7 @@ const get = (registry: Registry, ctx: RequestContext, uid: string) => legacy(() 
 
 export async function postDashboard(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const { registry } = deps;
-  const saved = await saveDashboard(registry, requestContext(req), parseSaveCommand(req.body), { minRefreshInterval: deps.config.dashboards.min_refresh_interval });
+  const saved = await saveDashboard(registry, requestContext(req), parseSaveCommand(req.body));
   res.json(toPostDashboardResponse(saved));
 }
 
@@ -149,6 +149,6 @@ export async function restoreDashboardVersionByUID(req: Request, res: Response, 
   if (!found) throw new StatusError(404, 'NotFound', 'Dashboard version not found');
   // A save of the old model over the current version, in the current folder (the anchor's restore).
   const cmd = { ...toSaveCommand(found.object), id: legacyIdOf(dashboard), version: dashboard.metadata.generation, folderUid: folderUidOf(dashboard), message: restoreMessage(version) };
-  const saved = await saveDashboard(registry, ctx, cmd, { minRefreshInterval: deps.config.dashboards.min_refresh_interval, restoredFrom: version });
+  const saved = await saveDashboard(registry, ctx, cmd, { restoredFrom: version });
   res.json(toPostDashboardResponse(saved));
 }

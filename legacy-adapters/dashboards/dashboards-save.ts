@@ -3,7 +3,7 @@ import { dashboardKind as typedDashboardKind, folderKind as typedFolderKind } fr
 import { StatusError } from '../../pkg/errors';
 import { anyKind, type KindRegistration, Labels, type Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
-import { type SaveAnnotations, type SaveDashboardCommand, toNewDashboard, toUpdatedDashboard, withMinRefresh } from './dashboards-conversions';
+import { type SaveAnnotations, type SaveDashboardCommand, toNewDashboard, toUpdatedDashboard } from './dashboards-conversions';
 import { dashboardNotFound, folderNotFound, nameExists, toLegacyError, versionMismatch } from './dashboards-errors';
 
 export const dashboardKind = anyKind(typedDashboardKind);
@@ -58,7 +58,6 @@ function generatePrefix(): string {
 }
 
 export interface SaveOptions {
-  minRefreshInterval: string;
   /** A restore: the version the saved model comes from. */
   restoredFrom?: number;
 }
@@ -68,11 +67,12 @@ export interface SaveOptions {
  * to create (updated when it exists and `overwrite`), else a new uid is generated. An update without `overwrite` must be made
  * on the stored version: the check runs inside the registry's read-modify-write, so no write slips in between.
  *
- * @example await saveDashboard(registry, ctx, parseSaveCommand(req.body), { minRefreshInterval: '5s' })
+ * @example await saveDashboard(registry, ctx, parseSaveCommand(req.body))
  */
-export async function saveDashboard(registry: Registry, ctx: RequestContext, cmd: SaveDashboardCommand, opts: SaveOptions): Promise<Resource> {
+export async function saveDashboard(registry: Registry, ctx: RequestContext, cmd: SaveDashboardCommand, opts: SaveOptions = {}): Promise<Resource> {
   return legacy(async () => {
-    const model = withMinRefresh(cmd.dashboard, opts.minRefreshInterval);
+    // The dashboard kind's strategy raises a short refresh, as for every /apis write.
+    const model = cmd.dashboard;
     const annotations: SaveAnnotations = { folderUid: await folderOf(registry, ctx, cmd), message: cmd.message, restoredFrom: opts.restoredFrom };
     const update = (name: string, checkVersion: boolean) =>
       registry.patch(ctx, dashboardKind, name, (current) => {

@@ -15,11 +15,21 @@ export interface KindStrategy<Spec = unknown> {
   prepareForUpdate?(obj: Resource<Spec>, old: Resource<Spec>): void;
   /** Pure: returns one cause per invalid field (empty when valid). Runs after the spec schema passed. */
   validate?(obj: Resource<Spec>, old?: Resource<Spec>): StatusCause[];
-  /** Brings a valid object to its stored form. May mutate `obj`. */
-  canonicalize?(obj: Resource<Spec>): void;
+  /**
+   * Brings a valid object to its stored form. May mutate `obj`. `settings` are the kind's settings from the
+   * server's configuration (a dashboard's shortest refresh), given by the registry serving it, so that every API
+   * writing through that registry keeps the same rule; empty when the registry was given none.
+   */
+  canonicalize?(obj: Resource<Spec>, settings: KindSettings): void;
   /** Adds derived, never-stored fields to an object on its way out (for example `spec.uid`). May mutate `obj`. */
   decorate?(obj: Resource<Spec>): void;
 }
+
+/**
+ * A kind's settings from configuration, by name: `{ minRefreshInterval: '5s' }`. The registry is given them per kind
+ * (RegistryOptions.kindSettings) and hands them to the strategy, so one process could serve two configurations.
+ */
+export type KindSettings = Readonly<Record<string, string | number | boolean>>;
 
 /** A printer column, as CRD `additionalPrinterColumns` declare them. */
 export interface PrinterColumn {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type StatusCause, StatusError } from '../errors';
-import { Annotations, jsonEqual, jsonProblem, Labels, type JsonObject, type KindRegistration, type ManagedFieldsEntry, type Resource, type ResourceList } from '../meta';
+import { Annotations, jsonEqual, jsonProblem, Labels, type JsonObject, type KindRegistration, type KindSettings, type ManagedFieldsEntry, type Resource, type ResourceList } from '../meta';
 import { type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
 import { applyConfiguration, syncLastApplied } from './apply';
 import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from './apply-config';
@@ -27,6 +27,8 @@ export interface RegistryOptions {
    * a kind not named keeps every version. See {@link keptVersions}.
    */
   versionsToKeep?: Readonly<Record<string, number>>;
+  /** Each kind's settings from configuration, by group and resource, handed to its strategy (KindSettings). */
+  kindSettings?: Readonly<Record<string, KindSettings>>;
 }
 
 /**
@@ -62,6 +64,7 @@ const timestamp = (d = new Date()) => `${d.toISOString().slice(0, 19)}Z`;
 export class Registry {
   private readonly folders: FolderRules;
   private readonly versionsToKeep: Readonly<Record<string, number>>;
+  private readonly kindSettings: Readonly<Record<string, KindSettings>>;
 
   constructor(
     readonly storage: Storage,
@@ -70,6 +73,11 @@ export class Registry {
   ) {
     this.folders = { folderKind: kinds.find((k) => k.isFolder), nestedFolders: options.nestedFolders };
     this.versionsToKeep = options.versionsToKeep ?? {};
+    this.kindSettings = options.kindSettings ?? {};
+  }
+
+  private settingsOf(kind: KindRegistration): KindSettings {
+    return this.kindSettings[`${kind.plural}.${kind.group}`] ?? {};
   }
 
   /** The newest versions an object of `kind` shows in its history; undefined: every one that storage still has. */
@@ -482,7 +490,7 @@ export class Registry {
     withoutUndefined(obj.metadata);
     kind.strategy?.prepareForCreate?.(obj);
     this.validate(kind, obj);
-    kind.strategy?.canonicalize?.(obj);
+    kind.strategy?.canonicalize?.(obj, this.settingsOf(kind));
     obj.metadata.managedFields =
       applied ??
       updateManagedFields({
@@ -524,7 +532,7 @@ export class Registry {
     kind.strategy?.prepareForUpdate?.(obj, current);
     const forbidden = current.metadata.deletionTimestamp ? newFinalizersProblem(obj.metadata.finalizers, current.metadata.finalizers) : undefined;
     this.validate(kind, obj, current, forbidden ? [forbidden] : []);
-    kind.strategy?.canonicalize?.(obj);
+    kind.strategy?.canonicalize?.(obj, this.settingsOf(kind));
     if (!jsonEqual(obj.spec, current.spec)) obj.metadata.generation = current.metadata.generation + 1;
 
     const now = timestamp();

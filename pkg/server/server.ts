@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { allKinds, dashboardKind } from '../../apis';
+import { MIN_REFRESH_INTERVAL } from '../../apis/dashboard.svc.app/v1beta1/dashboard';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { Compactor, Registry, type RegistryOptions } from '../registry';
@@ -23,14 +24,16 @@ export interface RunningServer {
 
 /**
  * The registry's options from the configuration: folders nest per `feature_toggles.nestedFolders`, and dashboards
- * keep their newest `dashboards.versions_to_keep` versions.
+ * keep their newest `dashboards.versions_to_keep` versions and a refresh no shorter than `dashboards.min_refresh_interval`.
  *
  * @example new Registry(storage, kinds, registryOptions(config))
  */
 export function registryOptions(config: Config): Required<RegistryOptions> {
+  const dashboards = `${dashboardKind.plural}.${dashboardKind.group}`;
   return {
     nestedFolders: config.feature_toggles.nestedFolders,
-    versionsToKeep: { [`${dashboardKind.plural}.${dashboardKind.group}`]: config.dashboards.versions_to_keep },
+    versionsToKeep: { [dashboards]: config.dashboards.versions_to_keep },
+    kindSettings: { [dashboards]: { [MIN_REFRESH_INTERVAL]: config.dashboards.min_refresh_interval } },
   };
 }
 

@@ -1,5 +1,9 @@
 import type { KindStrategy, Resource } from '../../../../pkg/meta';
 import type { DashboardSpec } from './dashboard-schema';
+import { raisedRefresh } from './dashboard-refresh';
+
+/** The setting (from `dashboards.min_refresh_interval`) naming the shortest refresh a dashboard may keep. */
+export const MIN_REFRESH_INTERVAL = 'minRefreshInterval';
 
 /**
  * `spec.uid`, `spec.version` and `spec.id` mirror metadata (name, generation, legacy id label): they are never
@@ -16,6 +20,13 @@ function dropMirrors(obj: Resource<DashboardSpec>): void {
 export const dashboardStrategy: KindStrategy<DashboardSpec> = {
   prepareForCreate: dropMirrors,
   prepareForUpdate: dropMirrors,
+  // Here, not in an API, so that /apis writes (create, update, patches, apply) and the legacy save all raise it.
+  canonicalize(obj, settings) {
+    const min = settings[MIN_REFRESH_INTERVAL];
+    if (obj.spec.refresh === undefined) return;
+    const refresh = raisedRefresh(obj.spec.refresh, typeof min === 'string' ? min : undefined) as DashboardSpec['refresh'];
+    obj.spec = { ...obj.spec, refresh };
+  },
   decorate(obj) {
     obj.spec = { ...obj.spec, uid: obj.metadata.name, version: obj.metadata.generation };
   },

@@ -2,6 +2,8 @@ import type { KindRegistration } from '../../../../pkg/meta';
 import { type DashboardSpec, dashboardSpecSchema } from './dashboard-schema';
 import { dashboardStrategy } from './dashboard-strategy';
 
+export { MIN_REFRESH_INTERVAL } from './dashboard-strategy';
+
 /** Dashboard, `dashboard.svc.app/v1beta1` (spec §2.5, §4.3). Every version is kept: it is the version history. */
 export const dashboardKind = {
   group: 'dashboard.svc.app',
