@@ -233,7 +233,7 @@ describe('reloading the certificate', () => {
     });
     const agent = new https.Agent({ keepAlive: true, maxSockets: 1, ca: [first.cert] });
     try {
-      await until('the server has started', async () => child.logs().some((l) => l.msg === 'server started'), 20000);
+      await until('the server has started', async () => child.logs().some((l) => l.msg === 'server started'), 60000);
       const url = child.logs().find((l) => l.msg === 'server started')!.url as string;
       const before = await get(url, agent, '/livez');
       expect(before.status).toBe(200);
@@ -261,7 +261,7 @@ describe('reloading the certificate', () => {
       await child.exited;
       await db.drop();
     }
-  }, 60000);
+  }, 120000);
 
   test('when the files change, without a signal; a broken pair is not loaded and the current one stays', async () => {
     const dir = tempDir();
