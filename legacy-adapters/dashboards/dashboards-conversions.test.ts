@@ -13,7 +13,8 @@ import {
   toTagCloud,
   toUpdatedDashboard,
 } from './dashboards-conversions';
-import { toLegacyError } from './dashboards-errors';
+import { legacyError } from '../shared/errors';
+import { dashboardErrors } from './dashboards-errors';
 import { homeDashboard } from './home-dashboard';
 
 describe('save command', () => {
@@ -118,7 +119,7 @@ describe('errors', () => {
   const gr = { group: 'dashboard.svc.app', resource: 'dashboards' };
   const gk = { group: 'dashboard.svc.app', kind: 'Dashboard' };
   const legacy = (err: StatusError) => {
-    const out = toLegacyError(err) as StatusError;
+    const out = legacyError(dashboardErrors, err) as StatusError;
     return [out.code, out.message, out.statusWord];
   };
 
@@ -135,8 +136,8 @@ describe('errors', () => {
 
   it('passes other errors unchanged', () => {
     const forbidden = StatusError.forbidden(gr, 'a', 'no');
-    expect(toLegacyError(forbidden)).toBe(forbidden);
+    expect(legacyError(dashboardErrors, forbidden)).toBe(forbidden);
     const plain = new Error('x');
-    expect(toLegacyError(plain)).toBe(plain);
+    expect(legacyError(dashboardErrors, plain)).toBe(plain);
   });
 });

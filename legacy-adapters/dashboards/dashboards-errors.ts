@@ -1,5 +1,6 @@
 import { Annotations } from '../../pkg/meta';
 import { legacyCauseMessage, StatusError } from '../../pkg/errors';
+import { byKind, type LegacyErrors } from '../shared/errors';
 
 /**
  * The registry's answers to dashboard requests, in the anchor's words (anchor-api.md, spec §7). The rules that
@@ -34,25 +35,16 @@ function fromInvalid(err: StatusError): StatusError {
 }
 
 /**
- * What a dashboard write's failure says under /api. Errors that are already the legacy API's (a `status` word),
- * and everything else (403, 503...), pass unchanged.
+ * The registry's errors in the anchor's words, for every dashboard route: a missing dashboard, a taken uid, a
+ * changed version, an invalid field, a missing folder. Errors that are already the legacy API's (a `status` word),
+ * other kinds' 404s and everything else (403, 503...) pass unchanged.
  *
- * @example toLegacyError(StatusError.alreadyExists({ group: 'dashboard.svc.app', resource: 'dashboards' }, 'a')) // 412 name-exists
+ * @example legacyError(dashboardErrors, StatusError.alreadyExists({ group: 'dashboard.svc.app', resource: 'dashboards' }, 'a')) // 412 name-exists
  */
-export function toLegacyError(err: unknown): unknown {
-  if (!(err instanceof StatusError) || err.statusWord !== 'Failure') return err;
-  switch (err.reason) {
-    case 'NotFound':
-      return err.details?.kind === 'dashboards' ? dashboardNotFound() : err;
-    case 'AlreadyExists':
-      return nameExists();
-    case 'Conflict':
-      return versionMismatch();
-    case 'Invalid':
-      return fromInvalid(err);
-    case 'BadRequest':
-      return err.details?.causes?.some((c) => c.field === FOLDER_FIELD) ? folderNotFound() : err;
-    default:
-      return err;
-  }
-}
+export const dashboardErrors: LegacyErrors = {
+  notFound: byKind({ dashboards: dashboardNotFound }),
+  alreadyExists: nameExists,
+  conflict: versionMismatch,
+  invalid: fromInvalid,
+  badRequest: (err) => (err.details?.causes?.some((c) => c.field === FOLDER_FIELD) ? folderNotFound() : err),
+};

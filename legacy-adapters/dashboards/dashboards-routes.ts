@@ -23,7 +23,7 @@ import {
   toTagCloud,
 } from './dashboards-conversions';
 import { versionNotFound } from './dashboards-errors';
-import { dashboardKind, folderKind, legacy, saveDashboard } from './dashboards-save';
+import { dashboardKind, folderKind, saveDashboard } from './dashboards-save';
 import { homeDashboard } from './home-dashboard';
 import { restoreMessage, toVersionMeta } from './versions-conversions';
 
@@ -64,7 +64,7 @@ async function allDashboards(registry: Registry, ctx: RequestContext): Promise<R
 
 /** Undefined for a dashboard the caller cannot read (gone, hidden, invalid uid); rethrows anything else. */
 function ignoreUnreadable(err: unknown): undefined {
-  if (err instanceof StatusError && [400, 403, 404].includes(err.code)) return undefined;
+  if (err instanceof StatusError && [400, 403, 404, 422].includes(err.code)) return undefined;
   throw err;
 }
 
@@ -72,7 +72,7 @@ function ignoreUnreadable(err: unknown): undefined {
  * The legacy dashboard endpoints (spec §4.4) as clients of the Dashboard kind: each converts the legacy body, calls
  * the registry as the caller (its rules and access checks apply as under /apis) and converts the answer back.
  */
-const get = (registry: Registry, ctx: RequestContext, uid: string) => legacy(() => registry.get(ctx, dashboardKind, uid));
+const get = (registry: Registry, ctx: RequestContext, uid: string) => registry.get(ctx, dashboardKind, uid);
 
 export async function postDashboard(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const { registry } = deps;
@@ -112,7 +112,7 @@ export async function deleteDashboardByUID(req: Request, res: Response, deps: Ad
   const { registry } = deps;
   const ctx = requestContext(req);
   const dashboard = await get(registry, ctx, String(req.params.uid));
-  await legacy(() => registry.delete(ctx, dashboardKind, dashboard.metadata.name, { preconditions: { uid: dashboard.metadata.uid } }));
+  await registry.delete(ctx, dashboardKind, dashboard.metadata.name, { preconditions: { uid: dashboard.metadata.uid } });
   res.json(toDeleteResponse(dashboard));
 }
 
@@ -121,7 +121,7 @@ export async function getDashboardVersionsByUID(req: Request, res: Response, dep
   const limit = positiveQueryInt(req.query.limit, DEFAULT_VERSIONS_LIMIT);
   const start = positiveQueryInt(req.query.start, 0);
   const token = typeof req.query.continueToken === 'string' && req.query.continueToken !== '' ? req.query.continueToken : undefined;
-  const page = await legacy(() => registry.history(requestContext(req), dashboardKind, String(req.params.uid), { limit: start + limit, continue: token }));
+  const page = await registry.history(requestContext(req), dashboardKind, String(req.params.uid), { limit: start + limit, continue: token });
   const nameOf = await loginsOf(users);
   res.json({ continueToken: page.continue ?? '', versions: page.items.slice(start).map((v) => toVersionMeta(v.object, nameOf)) });
 }
@@ -134,7 +134,7 @@ export async function getDashboardVersionByUID(req: Request, res: Response, deps
   if (!/^\d{1,15}$/.test(String(req.params.version))) throw StatusError.badRequest('version is invalid');
   const version = Number(String(req.params.version));
   if (version === 0) throw versionNotFound(0, legacyIdOf(dashboard));
-  const found = await legacy(() => registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version));
+  const found = await registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version);
   if (!found) throw versionNotFound(version, legacyIdOf(dashboard));
   res.json(toVersionMeta(found.object, await loginsOf(users), true));
 }
@@ -145,7 +145,7 @@ export async function restoreDashboardVersionByUID(req: Request, res: Response, 
   if (version === undefined) throw badRequestData();
   const ctx = requestContext(req);
   const dashboard = await get(registry, ctx, String(req.params.uid));
-  const found = await legacy(() => registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version));
+  const found = await registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version);
   if (!found) throw new StatusError(404, 'NotFound', 'Dashboard version not found');
   // A save of the old model over the current version, in the current folder (the anchor's restore).
   const cmd = { ...toSaveCommand(found.object), id: legacyIdOf(dashboard), version: dashboard.metadata.generation, folderUid: folderUidOf(dashboard), message: restoreMessage(version) };

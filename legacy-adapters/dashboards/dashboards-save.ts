@@ -4,19 +4,10 @@ import { StatusError } from '../../pkg/errors';
 import { anyKind, type KindRegistration, Labels, type Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
 import { type SaveAnnotations, type SaveDashboardCommand, toNewDashboard, toUpdatedDashboard } from './dashboards-conversions';
-import { dashboardNotFound, folderNotFound, nameExists, toLegacyError, versionMismatch } from './dashboards-errors';
+import { dashboardNotFound, folderNotFound, nameExists, versionMismatch } from './dashboards-errors';
 
 export const dashboardKind = anyKind(typedDashboardKind);
 export const folderKind = anyKind(typedFolderKind);
-
-/** The registry's calls, with their failures in the legacy API's words. */
-export async function legacy<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    throw toLegacyError(err);
-  }
-}
 
 /** The object of `kind` with the legacy numeric id `id`, among those the caller may read. */
 export async function findByInternalId(registry: Registry, ctx: RequestContext, kind: KindRegistration, id: number): Promise<Resource | undefined> {
@@ -70,33 +61,31 @@ export interface SaveOptions {
  * @example await saveDashboard(registry, ctx, parseSaveCommand(req.body))
  */
 export async function saveDashboard(registry: Registry, ctx: RequestContext, cmd: SaveDashboardCommand, opts: SaveOptions = {}): Promise<Resource> {
-  return legacy(async () => {
-    // The dashboard kind's strategy raises a short refresh, as for every /apis write.
-    const model = cmd.dashboard;
-    const annotations: SaveAnnotations = { folderUid: await folderOf(registry, ctx, cmd), message: cmd.message, restoredFrom: opts.restoredFrom };
-    const update = (name: string, checkVersion: boolean) =>
-      registry.patch(ctx, dashboardKind, name, (current) => {
-        if (checkVersion && current.metadata.generation !== cmd.version) throw versionMismatch();
-        return toUpdatedDashboard(current, model, annotations);
-      });
-    if (cmd.id !== undefined) return update(await targetById(registry, ctx, { ...cmd, id: cmd.id }), !cmd.overwrite);
-    if (!cmd.uid) return registry.create(ctx, dashboardKind, toNewDashboard(model, { generatePrefix: generatePrefix() }, annotations));
-    // Read first: saving over an existing dashboard is an update, which needs write on it and not create in its
-    // folder (the anchor's order: an existing uid without overwrite is name-exists, whatever the caller may create).
-    if (await exists(registry, ctx, cmd.uid)) {
-      if (!cmd.overwrite) throw nameExists();
-      const updated = await update(cmd.uid, false).catch(notFoundAsUndefined);
-      if (updated) return updated;
-      // Deleted since it was read: the overwrite creates it.
-    }
-    try {
-      return await registry.create(ctx, dashboardKind, toNewDashboard(model, { uid: cmd.uid }, annotations));
-    } catch (err) {
-      // Created since it was read: the overwrite updates it.
-      if (!(err instanceof StatusError && err.reason === 'AlreadyExists' && cmd.overwrite)) throw err;
-    }
-    return update(cmd.uid, false);
-  });
+  // The dashboard kind's strategy raises a short refresh, as for every /apis write.
+  const model = cmd.dashboard;
+  const annotations: SaveAnnotations = { folderUid: await folderOf(registry, ctx, cmd), message: cmd.message, restoredFrom: opts.restoredFrom };
+  const update = (name: string, checkVersion: boolean) =>
+    registry.patch(ctx, dashboardKind, name, (current) => {
+      if (checkVersion && current.metadata.generation !== cmd.version) throw versionMismatch();
+      return toUpdatedDashboard(current, model, annotations);
+    });
+  if (cmd.id !== undefined) return update(await targetById(registry, ctx, { ...cmd, id: cmd.id }), !cmd.overwrite);
+  if (!cmd.uid) return registry.create(ctx, dashboardKind, toNewDashboard(model, { generatePrefix: generatePrefix() }, annotations));
+  // Read first: saving over an existing dashboard is an update, which needs write on it and not create in its
+  // folder (the anchor's order: an existing uid without overwrite is name-exists, whatever the caller may create).
+  if (await exists(registry, ctx, cmd.uid)) {
+    if (!cmd.overwrite) throw nameExists();
+    const updated = await update(cmd.uid, false).catch(notFoundAsUndefined);
+    if (updated) return updated;
+    // Deleted since it was read: the overwrite creates it.
+  }
+  try {
+    return await registry.create(ctx, dashboardKind, toNewDashboard(model, { uid: cmd.uid }, annotations));
+  } catch (err) {
+    // Created since it was read: the overwrite updates it.
+    if (!(err instanceof StatusError && err.reason === 'AlreadyExists' && cmd.overwrite)) throw err;
+  }
+  return update(cmd.uid, false);
 }
 
 function notFoundAsUndefined(err: unknown): undefined {

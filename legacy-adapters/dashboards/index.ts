@@ -5,6 +5,7 @@ import {
   restoreDashboardVersionByUID,
 } from './dashboards-routes';
 import { saveDashboardCommandSchema } from './dashboards-conversions';
+import { dashboardErrors } from './dashboards-errors';
 
 const model = z.record(z.string(), z.unknown()).describe('the dashboard JSON model, with its id, uid and version');
 const postDashboardResponse = z.object({
@@ -62,6 +63,7 @@ const saved = { description: 'Saved.', schema: postDashboardResponse, name: 'Pos
 /** /api/dashboards (legacy-adapters/dashboards/dashboards-routes.ts), spec §4.4. */
 export const dashboardsArea = defineArea({
   name: 'dashboards',
+  errors: dashboardErrors,
   routes: [
     {
       method: 'post', path: '/api/dashboards/db', guard: guard.can(['dashboards:create', 'dashboards:write']), handler: postDashboard, operationId: 'postDashboard', tags, summary: 'Create or update a dashboard.',

@@ -1,10 +1,11 @@
 import { StatusError } from '../../pkg/errors';
 import type { Resource } from '../../pkg/meta';
+import { legacyError } from '../shared/errors';
 import {
   folderBody,
   fromFolderDTO,
+  folderErrors,
   isStaleVersion,
-  legacyFolderError,
   movedFolder,
   parseCreateFolderCommand,
   parseMoveFolderCommand,
@@ -148,15 +149,15 @@ describe('changes', () => {
 describe('errors in the anchor words', () => {
   const gr = { group: 'folder.svc.app', resource: 'folders' };
   it('maps not found, taken uid and invalid fields; passes the rest', () => {
-    const nf = legacyFolderError(StatusError.notFound(gr, 'x')) as StatusError;
+    const nf = legacyError(folderErrors, StatusError.notFound(gr, 'x')) as StatusError;
     expect([nf.code, nf.message, nf.statusWord]).toEqual([404, 'folder not found', 'not-found']);
-    const taken = legacyFolderError(StatusError.alreadyExists(gr, 'x')) as StatusError;
+    const taken = legacyError(folderErrors, StatusError.alreadyExists(gr, 'x')) as StatusError;
     expect([taken.code, taken.message]).toEqual([412, 'a folder/dashboard with the same uid already exists']);
-    const invalid = legacyFolderError(StatusError.invalid({ group: 'folder.svc.app', kind: 'Folder' }, 'x', [{ field: 'spec.title', message: 'folder title cannot be empty' }])) as StatusError;
+    const invalid = legacyError(folderErrors, StatusError.invalid({ group: 'folder.svc.app', kind: 'Folder' }, 'x', [{ field: 'spec.title', message: 'folder title cannot be empty' }])) as StatusError;
     expect([invalid.code, invalid.message]).toEqual([400, 'folder title cannot be empty']);
     const cycle = StatusError.badRequest('cycle');
-    expect(legacyFolderError(cycle)).toBe(cycle);
+    expect(legacyError(folderErrors, cycle)).toBe(cycle);
     const other = new Error('x');
-    expect(legacyFolderError(other)).toBe(other);
+    expect(legacyError(folderErrors, other)).toBe(other);
   });
 });

@@ -1,3 +1,4 @@
+import type { LegacyErrors } from '../shared/errors';
 import { folderUrl } from '../shared/folder-url';
 import { legacyCauseMessage, StatusError } from '../../pkg/errors';
 import { Annotations, Labels, type Resource } from '../../pkg/meta';
@@ -267,16 +268,15 @@ export function movedFolder(current: Resource, parentUid: string): Resource {
 }
 
 /**
- * The registry's errors in the anchor's words: a missing folder is 404 `{status: "not-found", message}`, a taken
- * uid 412 (spec §7.3), an invalid field 400. Everything else (403, 400 cycles, 412 version-mismatch) passes as is.
+ * The registry's errors in the anchor's words, for every folder route: a missing folder is 404
+ * `{status: "not-found", message}`, a taken uid 412 (spec §7.3), an invalid field 400. Everything else (403, 400
+ * cycles, 412 version-mismatch) passes as is.
  */
-export function legacyFolderError(err: unknown): unknown {
-  if (!(err instanceof StatusError)) return err;
-  if (err.reason === 'NotFound') return folderNotFound();
-  if (err.reason === 'AlreadyExists') return new StatusError(412, 'AlreadyExists', FolderMessages.uidExists);
-  if (err.reason === 'Invalid') {
+export const folderErrors: LegacyErrors = {
+  notFound: folderNotFound,
+  alreadyExists: () => new StatusError(412, 'AlreadyExists', FolderMessages.uidExists),
+  invalid: (err) => {
     const cause = err.details?.causes?.[0];
     return bad(cause?.reason === 'FieldValueTooLong' ? legacyCauseMessage(cause) : cause?.message ?? err.message);
-  }
-  return err;
-}
+  },
+};

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineArea, guard, type LegacyParam } from '../shared';
-import { legacyFolderError } from './folders-conversions';
+import { folderErrors } from './folders-conversions';
 import { createFolder, deleteFolder, getFolderByID, getFolderByUID, getFolders, moveFolder, updateFolder } from './folders-routes';
 
 /** The descriptions of the legacy folder routes (folders-routes.ts) for the OpenAPI documents. */
@@ -61,8 +61,7 @@ const uidParam: LegacyParam = { name: 'uid', in: 'path', type: 'string', require
 /** The legacy folder API (spec §4.2), folders-routes.ts. */
 export const foldersArea = defineArea({
   name: 'folders',
-  // The registry's errors in the anchor's words, for every folder route.
-  errors: legacyFolderError,
+  errors: folderErrors,
   routes: [
     {
       method: 'get', path: '/api/folders', guard: guard.signedIn, handler: getFolders,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineArea, guard, type LegacyRoute } from '../shared';
-import { getPermissions, updatePermissions } from './permissions-routes';
+import { getPermissions, permissionErrors, updatePermissions } from './permissions-routes';
 
 const roles = z.enum(['None', 'Viewer', 'Editor', 'Admin']);
 const permission = z.union([z.literal(1), z.literal(2), z.literal(4)]).describe('1 View, 2 Edit, 4 Admin');
@@ -65,6 +65,7 @@ function routes(kind: 'folder' | 'dashboard', path: string, tag: string): Legacy
 /** /api/folders/:uid/permissions and /api/dashboards/uid/:uid/permissions (permissions-routes.ts). */
 export const permissionsArea = defineArea({
   name: 'permissions',
+  errors: permissionErrors,
   routes: [
     ...routes('folder', '/api/folders/:uid/permissions', 'folder_permissions'),
     ...routes('dashboard', '/api/dashboards/uid/:uid/permissions', 'dashboard_permissions'),

@@ -5,16 +5,24 @@ import { notFoundAsUndefined, StatusError } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { RequestContext } from '../../pkg/registry';
 import { requestContext } from '../../pkg/server/request-context';
-import type { AdapterDeps } from '../shared';
+import { type AdapterDeps, byKind, type LegacyErrors } from '../shared';
 import { type AclInfoDTO, type AclTarget, type AclUpdateItem, type GranteeInfo, parseAclUpdate, toAclInfoDTO } from './permissions-conversions';
 
 export type Guarded = 'folders' | 'dashboards';
 
 /** What differs between the folder and the dashboard routes. */
 const GUARDED = {
-  folders: { kind: anyKind(typedFolderKind), notFound: 'Folder not found', updated: 'Folder permissions updated' },
-  dashboards: { kind: anyKind(typedDashboardKind), notFound: 'Dashboard not found', updated: 'Dashboard permissions updated' },
+  folders: { kind: anyKind(typedFolderKind), updated: 'Folder permissions updated' },
+  dashboards: { kind: anyKind(typedDashboardKind), updated: 'Dashboard permissions updated' },
 } as const;
+
+/** The registry's 404 for the object of the path, in the anchor's words (the area's, for every route). */
+export const permissionErrors: LegacyErrors = {
+  notFound: byKind({
+    folders: () => new StatusError(404, 'NotFound', 'Folder not found'),
+    dashboards: () => new StatusError(404, 'NotFound', 'Dashboard not found'),
+  }),
+};
 
 const folderOf = (obj: Resource) => obj.metadata.annotations?.[Annotations.folder] ?? '';
 
@@ -39,11 +47,9 @@ function aclTarget(resource: Guarded, obj: Resource): AclTarget {
  */
 /** The object of the path, read as the caller (403 when it may not read it), once it may do `action` there. */
 async function guarded(deps: AdapterDeps, req: Request, resource: Guarded, action: 'read' | 'write'): Promise<Resource> {
-  const { kind, notFound } = GUARDED[resource];
+  const { kind } = GUARDED[resource];
   const uid = req.params.uid as string;
-  const obj = await deps.registry.get(requestContext(req), kind, uid).catch((err: unknown) => {
-    throw err instanceof StatusError && err.reason === 'NotFound' ? new StatusError(404, 'NotFound', notFound) : err;
-  });
+  const obj = await deps.registry.get(requestContext(req), kind, uid);
   const needed = `${resource}.permissions:${action}`;
   if (!(await req.access?.can(needed, { scope: `${resource}:uid:${uid}`, folder: folderOf(obj) }))) {
     throw StatusError.accessDenied({ group: kind.group, resource: kind.plural }, uid, needed, req.user!.login);

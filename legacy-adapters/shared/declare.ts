@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Config } from '../../pkg/config';
 import type { AdapterDeps } from './deps';
+import type { LegacyErrors } from './errors';
 import type { Guard } from './guards';
 import type { LegacyMethod, RouteDescription } from './route-doc';
 
@@ -37,8 +38,8 @@ export interface LegacyRoute extends RouteDescription {
 export interface LegacyArea {
   name: string;
   routes: readonly LegacyRoute[];
-  /** The area's wording of errors its routes throw (guard refusals included), e.g. the registry's 404 as the anchor's. */
-  errors?: (err: unknown) => unknown;
+  /** The area's wordings of the registry's errors, applied to every route (see `legacyError`), e.g. its 404 as the anchor's. */
+  errors?: LegacyErrors;
 }
 
 /** Type-checks an area. */

@@ -1,6 +1,7 @@
 import { type Request, type Response, Router } from 'express';
 import type { LegacyArea, LegacyRoute } from './declare';
 import type { AdapterDeps } from './deps';
+import { legacyError } from './errors';
 import { enforce } from './guards';
 
 /**
@@ -25,7 +26,7 @@ function handle(area: LegacyArea, route: LegacyRoute, deps: AdapterDeps) {
       await enforce(route.guard, req);
       await route.handler(req, res, deps);
     } catch (err) {
-      throw area.errors ? area.errors(err) : err;
+      throw area.errors ? legacyError(area.errors, err) : err;
     }
   };
 }

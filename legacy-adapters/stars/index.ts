@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineArea, guard, type LegacyRoute } from '../shared';
-import { listStars, starById, starByUid, unstarById, unstarByUid } from './stars-routes';
+import { listStars, starById, starByUid, starErrors, unstarById, unstarByUid } from './stars-routes';
 
 const messageSchema = z.object({ message: z.string() });
 const tags = ['signed_in_user'];
@@ -29,6 +29,7 @@ function starRoutes(method: 'post' | 'delete'): LegacyRoute[] {
 /** The signed-in user's stars (stars-routes.ts). */
 export const starsArea = defineArea({
   name: 'stars',
+  errors: starErrors,
   routes: [
     {
       method: 'get', path: '/api/user/stars', guard: signedIn, handler: listStars,

@@ -5,7 +5,7 @@ import { anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { Registry } from '../../pkg/registry';
 import { requestContext } from '../../pkg/server/request-context';
 import { starsOf } from '../../pkg/stars/stars';
-import type { AdapterDeps } from '../shared';
+import { type AdapterDeps, byKind, type LegacyErrors } from '../shared';
 
 /**
  * The signed-in user's stars (pkg/stars): `POST/DELETE /api/user/stars/dashboard/uid/:uid`, the deprecated
@@ -16,15 +16,16 @@ const dashboards = anyKind(dashboardKind);
 const dashboardNotFound = () => new StatusError(404, 'NotFound', 'Dashboard not found');
 
 /**
- * The dashboard a star request names, as the caller may read it (the registry checks): the anchor answers 404
- * "Dashboard not found" for a dashboard it cannot find for the caller, whatever the reason.
+ * The registry's answers for the dashboard of the path, for every star route: the anchor answers 404 "Dashboard not
+ * found" for a dashboard it cannot find for the caller, whatever the reason (gone or hidden).
  */
-async function readableDashboard(registry: Registry, req: Request, uid: string): Promise<Resource> {
-  return registry.get(requestContext(req), dashboards, uid).catch((err: unknown) => {
-    if (err instanceof StatusError && (err.code === 404 || err.code === 403)) throw dashboardNotFound();
-    throw err;
-  });
-}
+export const starErrors: LegacyErrors = {
+  notFound: byKind({ dashboards: dashboardNotFound }),
+  forbidden: byKind({ dashboards: dashboardNotFound }),
+};
+
+/** The dashboard a star request names, as the caller may read it (the registry checks). */
+const readableDashboard = (registry: Registry, req: Request, uid: string): Promise<Resource> => registry.get(requestContext(req), dashboards, uid);
 
 /** The dashboard with a legacy numeric id (the deprecated routes), found by its `svc.app/deprecatedInternalID` label. */
 async function dashboardById(registry: Registry, req: Request): Promise<Resource> {
