@@ -3,6 +3,7 @@ import { folderUrl } from '../shared/folder-url';
 import { legacyCauseMessage, StatusError } from '../../pkg/errors';
 import { Annotations, Labels, type Resource } from '../../pkg/meta';
 import { MAX_NAME_LENGTH } from '../../pkg/registry/names';
+import type { SearchResult } from '../../pkg/registry';
 
 /**
  * The legacy folder API (spec §2.4, §4.2) in terms of the Folder kind (`folder.svc.app/v1beta1`): pure conversions
@@ -146,6 +147,11 @@ export function redactedParent(): RedactedParent {
 export function toFolderSearchHit(obj: Resource): FolderSearchHit {
   const parentUid = parentUidOf(obj);
   return { id: internalIdOf(obj), uid: obj.metadata.name, title: titleOf(obj), ...(parentUid ? { parentUid } : {}) };
+}
+
+/** The `GET /api/folders` record of a folder's row in the search index: what {@link toFolderSearchHit} makes of the folder. */
+export function fromSearchHit(hit: SearchResult): FolderSearchHit {
+  return { id: hit.internalId, uid: hit.key.name, title: hit.title, ...(hit.folder ? { parentUid: hit.folder } : {}) };
 }
 
 /** The Folder body a record stands for (the inverse of {@link toFolderDTO} on what the kind stores). */

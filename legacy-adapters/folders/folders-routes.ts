@@ -13,6 +13,7 @@ import {
   type FolderParent,
   folderBody,
   folderNotFound,
+  fromSearchHit,
   isStaleVersion,
   movedFolder,
   parentUidOf,
@@ -121,9 +122,10 @@ export async function getFolders(req: Request, res: Response, deps: AdapterDeps)
   if (parentUid) await deps.registry.get(v.ctx, FOLDERS, parentUid);
   const limit = positiveQueryInt(req.query.limit, DEFAULT_FOLDER_LIMIT);
   const page = positiveQueryInt(req.query.page, 1);
-  const children = (await deps.registry.list(v.ctx, FOLDERS, { folder: parentUid })).items.map(toFolderSearchHit);
-  children.sort((a, b) => a.title.localeCompare(b.title) || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
-  res.json(children.slice((page - 1) * limit, page * limit));
+  // One page read from the search index in its title order (case folded, then uid, as /api/search), the folders
+  // the caller may not read dropped before paging: page N is the N-th `limit` the caller sees.
+  const hits = await deps.registry.search(v.ctx, { kinds: [FOLDERS], folders: [parentUid], order: 'asc', offset: (page - 1) * limit, limit });
+  res.json(hits.map(fromSearchHit));
 }
 
 export async function getFolderByID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {

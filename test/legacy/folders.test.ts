@@ -240,6 +240,26 @@ describe('GET /api/folders', () => {
     expect(await page('limit=abc&page=0')).toEqual(['list-a', 'list-b', 'list-c']);
   });
 
+  it('pages in title order (case folded, then uid, as /api/search), counting only the folders the caller may read', async () => {
+    const pager = await t.users!.createUser(SYSTEM, { login: 'folder-pager', password: 'password1' });
+    await t.users!.setRole(SYSTEM, 1, pager.id, 'None');
+    // Root folders, as the caller's list of the root holds only those it was given (its role grants none).
+    const titles: [string, string][] = [['pg-4', 'Pg Gamma'], ['pg-2', 'pg beta'], ['pg-1', 'Pg Beta'], ['pg-3', 'pg alpha'], ['pg-5', 'Pg Delta'], ['pg-6', 'pg epsilon']];
+    for (const [uid, title] of titles) {
+      await create({ uid, title });
+      if (uid !== 'pg-5') await t.as.post(`/api/folders/${uid}/permissions`).send({ items: [{ userId: pager.id, permission: 1 }] }).expect(200);
+    }
+    const page = async (q: string) => (await as('folder-pager').get(`/api/folders?${q}`)).body.map((f: { uid: string }) => f.uid);
+    // pg-1 and pg-2 fold to one title: the uid orders them. pg-5 is not the caller's: it takes no place on a page.
+    expect(await page('limit=2')).toEqual(['pg-3', 'pg-1']);
+    expect(await page('limit=2&page=2')).toEqual(['pg-2', 'pg-6']);
+    expect(await page('limit=2&page=3')).toEqual(['pg-4']);
+    expect(await page('limit=2&page=4')).toEqual([]);
+    expect(await page('limit=4&page=2')).toEqual(['pg-4']);
+    const admin = (await t.as.get('/api/folders?limit=1000')).body.map((f: { uid: string }) => f.uid).filter((uid: string) => uid.startsWith('pg-'));
+    expect(admin).toEqual(['pg-3', 'pg-1', 'pg-2', 'pg-5', 'pg-6', 'pg-4']);
+  });
+
   it('answers 404 for an unknown parent', async () => {
     const res = await t.as.get('/api/folders?parentUid=no-such-folder');
     expect(res.status).toBe(404);
