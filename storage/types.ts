@@ -40,6 +40,11 @@ export interface LabelFilter {
 
 export interface ListQuery extends GroupResource {
   namespace: string;
+  /**
+   * Every namespace instead of `namespace`, in (namespace, name) order: for cascades across namespaces. Only for
+   * the current state (no `atResourceVersion` or `after`).
+   */
+  everyNamespace?: boolean;
   /** Return names strictly greater than this (keyset pagination, byte order). */
   after?: string;
   /** Page size; undefined = everything. The result says whether more remain. */

@@ -51,8 +51,11 @@ export interface StoredUser {
   updated: string;
 }
 
-/** Runs after a user left an organization (removed from it, or deleted): what else it held there goes too. */
-export type MemberRemoved = (by: Requester, orgId: number, userId: number) => Promise<void>;
+/**
+ * Runs after a user left an organization (removed from it, or deleted): what else it held there that the
+ * membership's cascades do not remove goes too. `uid` is unset for a membership whose user no longer exists.
+ */
+export type MemberRemoved = (by: Requester, orgId: number, user: { id: number; uid?: string }) => Promise<void>;
 
 export interface StoredOrg {
   id: number;
@@ -220,13 +223,16 @@ export class IdentityDirectory {
     await this.updateUser(by, id, (spec) => ({ ...spec, passwordHash }));
   }
 
-  /** Deletes the user and its memberships. */
+  /**
+   * Deletes the user, and with it (the user kind's cascades, in its transaction) its memberships and their team
+   * memberships; then what the membership callbacks remove.
+   */
   async deleteUser(by: Requester, id: number): Promise<void> {
-    // Asked before its memberships go; the delete's own check decides a race with another admin's removal.
     const user = await this.userById(id);
-    if (user?.isSvcAdmin && !(await this.listUsers()).some((u) => u.isSvcAdmin && u.id !== id)) throw lastServerAdmin();
-    for (const org of await this.listOrgs()) await this.removeMember(by, org.id, id).catch(ignoreNotFound);
+    const orgs = user ? await this.orgsOf(id) : [];
+    // The delete's own check decides a race with another admin's removal.
     await this.registry.delete(this.ctx(by), userKind, String(id), { check: keepServerAdmin });
+    for (const { org } of orgs) for (const cleanup of this.memberRemoved) await cleanup(by, org.id, { id, uid: user?.uid });
   }
 
   // Organizations
@@ -270,16 +276,18 @@ export class IdentityDirectory {
     }
   }
 
+  /** Removes a membership, and with it (the kind's cascades, in its transaction) the user's teams in the org. */
   async removeMember(by: Requester, orgId: number, userId: number): Promise<void> {
+    const uid = (await this.userById(userId))?.uid;
     await this.registry.delete(this.ctx(by, namespaceOf(orgId)), orgMemberKind, String(userId));
-    for (const cleanup of this.memberRemoved) await cleanup(by, orgId, userId);
+    for (const cleanup of this.memberRemoved) await cleanup(by, orgId, { id: userId, uid });
   }
 
   /**
-   * Registers what to remove when a user leaves an organization (team memberships, role assignments).
+   * Registers what to remove when a user leaves an organization (role assignments, preferences, permission items).
    *
    * @example
-   *   users.onMemberRemoved((by, orgId, userId) => teams.removeUserFromTeams(by, orgId, userId));
+   *   users.onMemberRemoved((by, orgId, user) => roles.unassignAll(by, orgId, { kind: 'user', id: user.id }));
    */
   onMemberRemoved(cleanup: MemberRemoved): void {
     this.memberRemoved.push(cleanup);

@@ -90,7 +90,7 @@ export class RoleDirectory implements RoleSource {
     teams: TeamDirectory,
   ) {
     // Assignments go with their subject.
-    users.onMemberRemoved((by, orgId, userId) => this.unassignAll(by, orgId, { kind: 'user', id: userId }));
+    users.onMemberRemoved((by, orgId, user) => this.unassignAll(by, orgId, { kind: 'user', id: user.id }));
     teams.onTeamDeleted((by, team) => this.unassignAll(by, team.orgId, { kind: 'team', id: team.id }));
   }
 

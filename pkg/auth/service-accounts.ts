@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { serviceAccountKind, serviceAccountTokenKind } from '../../apis';
 import { slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
 import type { ServiceAccountSpec } from '../../apis/iam.svc.app/v0alpha1/serviceaccount';
-import type { ServiceAccountTokenSpec } from '../../apis/iam.svc.app/v0alpha1/serviceaccounttoken';
+import { type ServiceAccountTokenSpec, TOKEN_LABELS } from '../../apis/iam.svc.app/v0alpha1/serviceaccounttoken';
 import type { Storage } from '../../storage';
 import { StatusError } from '../errors';
 import { Annotations, Labels, type Resource } from '../meta';
@@ -14,8 +14,7 @@ import type { OrgRole } from './permissions';
 import { generateServiceAccountToken, parseServiceAccountToken } from './tokens';
 
 /** A token's service account (its uid) and organization, and its name: the token lists and the name check. */
-const SERVICE_ACCOUNT = 'svc.app/service-account';
-const ORG_ID = 'svc.app/org-id';
+const { serviceAccount: SERVICE_ACCOUNT, orgId: ORG_ID } = TOKEN_LABELS;
 
 /** How stale `lastUsedAt` may get before a request writes it again: one write per token per minute at most. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -168,13 +167,11 @@ export class ServiceAccounts {
   }
 
   /**
-   * Deletes the service account, then its tokens (which stop working with it at once: see authenticate), then runs
-   * what was registered with {@link onDeleted}.
+   * Deletes the service account and, in its transaction (the kind's cascades), its tokens, which so stop working
+   * with it; then runs what was registered with {@link onDeleted}.
    */
   async delete(by: Requester, sa: StoredServiceAccount): Promise<void> {
     await this.registry.delete(this.ctx(by, namespaceOf(sa.orgId)), serviceAccountKind, sa.uid);
-    const tokens = await this.registry.list(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, { labelSelector: `${SERVICE_ACCOUNT}=${sa.uid}` });
-    for (const t of tokens.items) await this.registry.delete(this.ctx(by, IDENTITY_NAMESPACE), serviceAccountTokenKind, t.metadata.name).catch(ignoreNotFound);
     for (const cleanup of this.deleted) await cleanup(by, sa);
   }
 

@@ -145,9 +145,8 @@ export class StoredPermissions implements ManagedPermissionSource {
    * @example permissions.followGrantees(users, teams);
    */
   followGrantees(users: IdentityDirectory, teams: TeamDirectory): void {
-    users.onMemberRemoved(async (by, orgId, userId) => {
-      const user = await users.userById(userId);
-      if (user) await this.removeGrantee(by, orgId, { kind: 'user', uid: user.uid });
+    users.onMemberRemoved(async (by, orgId, user) => {
+      if (user.uid) await this.removeGrantee(by, orgId, { kind: 'user', uid: user.uid });
     });
     teams.onTeamDeleted((by, team) => this.removeGrantee(by, team.orgId, { kind: 'team', uid: team.uid }));
   }

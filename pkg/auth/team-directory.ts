@@ -1,13 +1,13 @@
 import { teamBindingKind, teamKind } from '../../apis';
 import type { TeamSpec } from '../../apis/iam.svc.app/v0alpha1/team';
-import type { TeamBindingSpec, TeamPermission } from '../../apis/iam.svc.app/v0alpha1/teambinding';
+import { TEAM_BINDING_LABELS, type TeamBindingSpec, type TeamPermission } from '../../apis/iam.svc.app/v0alpha1/teambinding';
 import { StatusError } from '../errors';
 import { Annotations, anyKind, type KindRegistration, Labels, type Resource } from '../meta';
 import type { Requester, RequestContext } from '../registry';
 import { namespaceOf } from '../server/namespaces';
 import type { TeamMembership } from './access-control';
 import type { PermissionSource } from './authorizer';
-import { type IdentityDirectory, ignoreNotFound, keyOf, randomUid, type StoredUser, SYSTEM } from './identity-directory';
+import { type IdentityDirectory, keyOf, randomUid, type StoredUser, SYSTEM } from './identity-directory';
 import type { Permission, Subject } from './permissions';
 
 export type { TeamPermission } from '../../apis/iam.svc.app/v0alpha1/teambinding';
@@ -36,10 +36,7 @@ export interface TeamFields {
   email?: string;
 }
 
-/** Labels that find memberships by team or user without reading them all. */
-const TEAM_ID = 'svc.app/team-id';
-const USER_ID = 'svc.app/user-id';
-const USER_KEY = 'svc.app/user-key';
+const { teamId: TEAM_ID, userId: USER_ID, userKey: USER_KEY } = TEAM_BINDING_LABELS;
 
 const TEAMS = anyKind(teamKind);
 const BINDINGS = anyKind(teamBindingKind);
@@ -96,10 +93,8 @@ function toMember(orgId: number, obj: Resource): StoredTeamMember {
 export class TeamDirectory implements TeamMembership, PermissionSource {
   private readonly teamDeleted: ((by: Requester, team: StoredTeam) => Promise<void>)[] = [];
 
-  constructor(private readonly users: IdentityDirectory) {
-    // A user who leaves an organization leaves its teams there too (and every team when deleted).
-    users.onMemberRemoved((by, orgId, userId) => this.removeUserFromTeams(by, orgId, userId));
-  }
+  // A user who leaves an organization leaves its teams there (the membership kind's cascades).
+  constructor(private readonly users: IdentityDirectory) {}
 
   private get registry() {
     return this.users.registry;
@@ -161,9 +156,11 @@ export class TeamDirectory implements TeamMembership, PermissionSource {
     }
   }
 
-  /** Deletes a team and its memberships, then runs what was registered with {@link onTeamDeleted}. */
+  /**
+   * Deletes a team and, in its transaction (the team kind's cascades), its memberships; then runs what was
+   * registered with {@link onTeamDeleted}.
+   */
   async deleteTeam(by: Requester, team: StoredTeam): Promise<void> {
-    for (const m of await this.membersOf(team.orgId, team.id)) await this.removeMember(by, team.orgId, team.id, m.userId).catch(ignoreNotFound);
     await this.registry.delete(this.ctx(by, team.orgId), TEAMS, team.uid);
     for (const cleanup of this.teamDeleted) await cleanup(by, team);
   }
@@ -220,13 +217,6 @@ export class TeamDirectory implements TeamMembership, PermissionSource {
     } catch (err) {
       if (err instanceof StatusError && err.code === 404) throw new StatusError(404, 'NotFound', 'Team member not found');
       throw err;
-    }
-  }
-
-  /** Removes a user from every team of an organization. */
-  async removeUserFromTeams(by: Requester, orgId: number, userId: number): Promise<void> {
-    for (const o of await this.listIn(orgId, BINDINGS, `${USER_ID}=${userId}`)) {
-      await this.registry.delete(this.ctx(by, orgId), BINDINGS, o.metadata.name).catch(ignoreNotFound);
     }
   }
 

@@ -111,6 +111,33 @@ export interface KindRegistration<Spec = unknown> {
    * them and a changed secret leaves no old value behind. A digest of a high-entropy token is no such secret.
    */
   secretFields?: readonly string[];
+  /**
+   * Objects of other kinds that go with an object of this one (a user's memberships, a team's bindings, a service
+   * account's tokens): deleted by the registry in the same transaction as it, each as its own delete would be (its
+   * own cascades and access hooks included), so a reader sees both or neither and a failure leaves both.
+   */
+  cascades?: readonly KindCascade<Spec>[];
+}
+
+/**
+ * One kind of dependents (see {@link KindRegistration.cascades}).
+ *
+ * @example
+ *   { kind: orgMemberKind, dependents: (user) => ({ namespace: '*', names: [user.metadata.name] }) }
+ */
+export interface KindCascade<Spec = unknown> {
+  /** The dependents' kind (served by the same registry). */
+  kind: KindRegistration;
+  /** Which of its objects depend on `owner`; a selection naming neither labels nor names selects none. */
+  dependents(owner: Resource<Spec>): CascadeSelection;
+}
+
+/** Where a cascade's dependents are: in one namespace (default the owner's) or every one (`'*'`), by labels or names. */
+export interface CascadeSelection {
+  namespace?: string;
+  /** Equality requirements (`svc.app/user-id=7`), all of which hold. */
+  labels?: Readonly<Record<string, string>>;
+  names?: readonly string[];
 }
 
 /** See {@link KindRegistration.search}. */

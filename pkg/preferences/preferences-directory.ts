@@ -48,9 +48,8 @@ export class PreferencesDirectory {
     private readonly users: IdentityDirectory,
     readonly teams: TeamDirectory,
   ) {
-    users.onMemberRemoved(async (by, orgId, userId) => {
-      const user = await users.userById(userId);
-      if (user) await this.remove(by, orgId, { kind: 'user', uid: user.uid });
+    users.onMemberRemoved(async (by, orgId, user) => {
+      if (user.uid) await this.remove(by, orgId, { kind: 'user', uid: user.uid });
     });
     teams.onTeamDeleted((by, team: StoredTeam) => this.remove(by, team.orgId, { kind: 'team', uid: team.uid }));
   }

@@ -1,6 +1,7 @@
 import { StatusError } from '../errors';
 import { Annotations, type KindRegistration, type Resource } from '../meta';
 import type { GroupResource, StorageTx } from '../../storage';
+import { cascadeKinds } from './cascades';
 import { historyValueOf } from './secret-fields';
 
 /**
@@ -55,8 +56,9 @@ export async function checkFolder(tx: StorageTx, rules: FolderRules, kind: KindR
 
 /** The types a delete of `kind` writes to, so they are all locked up front in one order. */
 export function deleteTouches(kind: KindRegistration, kinds: readonly KindRegistration[]): GroupResource[] {
-  if (!kind.isFolder) return [typeOf(kind)];
-  return kinds.filter((k) => k === kind || k.inFolder).map(typeOf);
+  const direct = kind.isFolder ? kinds.filter((k) => k === kind || k.inFolder) : [kind];
+  const touched = [...new Set(direct.flatMap(cascadeKinds))];
+  return touched.map(typeOf);
 }
 
 /** An object a delete removed, for the access hooks (its permissions go with it). */

@@ -19,6 +19,7 @@ import { toStatusError } from './storage-errors';
 import { storedUniqueKeys, uniqueKeysOf } from './unique';
 import type { WatchAccess } from './watch-visibility';
 import { causesFromZod } from './zod-causes';
+import { dependentsOf } from './cascades';
 
 export interface RegistryOptions {
   nestedFolders: boolean;
@@ -397,7 +398,7 @@ export class Registry {
    * takes every lock its delete takes, up front and in order.
    */
   private updateLocks(kind: KindRegistration) {
-    return kind.isFolder ? deleteTouches(kind, this.kinds) : [typeOf(kind)];
+    return deleteTouches(kind, this.kinds);
   }
 
   private async insert(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, obj: Resource, opts: WriteOptions): Promise<Resource> {
@@ -460,6 +461,13 @@ export class Registry {
     const deleted = await tx.delete(key, expected, final && (historyValueOf(kind, final) ?? final));
     // Their permissions go with them, in the same transaction (a folder's contents too).
     await this.removedHook(tx, trail.ctx, [...contents, { kind, object: toResource(deleted) }]);
+    // Its dependents too (kind.cascades), each as its own delete; one an earlier cascade removed is gone already.
+    for (const dependents of await dependentsOf(tx, kind, toResource(deleted))) {
+      for (const { key } of dependents.items) {
+        const current = await tx.get(key);
+        if (current) await this.removeNow(tx, dependents.kind, key, current.resourceVersion, trail);
+      }
+    }
     return deleted;
   }
 

@@ -289,13 +289,14 @@ function listCurrent(db: Db, q: ListQuery): Promise<Row[]> {
     .selectFrom('resource as r')
     .select(['r.namespace', 'r.name', 'r.resource_version', 'r.value'])
     .where('r.group', '=', q.group)
-    .where('r.resource', '=', q.resource)
-    .where('r.namespace', '=', q.namespace);
+    .where('r.resource', '=', q.resource);
+  if (!q.everyNamespace) query = query.where('r.namespace', '=', q.namespace);
   if (q.after !== undefined) query = query.where('r.name', '>', q.after);
   if (q.names) query = query.where('r.name', 'in', [...q.names]);
   if (q.excludeNames?.length) query = query.where('r.name', 'not in', [...q.excludeNames]);
   if (q.folders) query = query.where('r.folder', 'in', [...q.folders]);
   for (const p of labelFilterSql('r', q.labels ?? [])) query = query.where(p);
+  if (q.everyNamespace) query = query.orderBy('r.namespace');
   query = query.orderBy('r.name');
   if (q.limit !== undefined) query = query.limit(q.limit + 1);
   return query.execute();

@@ -1,4 +1,5 @@
-import type { KindRegistration } from '../../../../pkg/meta';
+import { anyKind, type KindRegistration } from '../../../../pkg/meta';
+import { TEAM_BINDING_LABELS, teamBindingKind } from '../teambinding';
 import { type OrgMemberSpec, orgMemberSpecSchema } from './orgmember-schema';
 
 export { ORG_ROLES, type OrgMemberSpec } from './orgmember-schema';
@@ -15,6 +16,8 @@ export const orgMemberKind = {
   singular: 'orgmember',
   specSchema: orgMemberSpecSchema,
   deleteResponse: 'status',
+  // A user who leaves an organization leaves its teams there too, in the same transaction.
+  cascades: [{ kind: anyKind(teamBindingKind), dependents: (member) => ({ labels: { [TEAM_BINDING_LABELS.userId]: String(member.spec.userId) } }) }],
   printerColumns: [
     { name: 'User', type: 'integer', jsonPath: '.spec.userId' },
     { name: 'Role', type: 'string', jsonPath: '.spec.role' },

@@ -5,6 +5,12 @@ import { serviceAccountTokenStrategy } from './serviceaccounttoken-strategy';
 
 export type { ServiceAccountTokenSpec } from './serviceaccounttoken-schema';
 
+/** Labels that find a service account's tokens, or an organization's, without reading them all. */
+export const TOKEN_LABELS = { serviceAccount: 'svc.app/service-account', orgId: 'svc.app/org-id' } as const;
+
+/** Where tokens live: the identity namespace (pkg/auth's IDENTITY_NAMESPACE), as a key is authenticated before any org is known. */
+export const TOKENS_NAMESPACE = 'svc-identity';
+
 /**
  * ServiceAccountToken, `iam.svc.app/v0alpha1`, in the identity namespace. The object name is the first 40 hex
  * characters of the key's SHA-256, so authenticating a key is one read by name; the legacy numeric token id is the

@@ -1,5 +1,6 @@
 import { StatusError } from '../../../../pkg/errors';
-import type { KindRegistration } from '../../../../pkg/meta';
+import { anyKind, type KindRegistration, Labels } from '../../../../pkg/meta';
+import { TEAM_BINDING_LABELS, teamBindingKind } from '../teambinding';
 import { type TeamSpec, teamSpecSchema } from './team-schema';
 
 export type { TeamSpec } from './team-schema';
@@ -19,8 +20,15 @@ export const teamKind = {
   deleteResponse: 'status',
   internalIds: true,
   unique: [{ field: 'name', value: (spec) => spec.name.trim().toLowerCase(), error: () => new StatusError(409, 'Conflict', 'Team name taken') }],
+  // Its memberships go with it (labelled with its numeric id; one not yet numbered has none).
+  cascades: [{ kind: anyKind(teamBindingKind), dependents: (team) => byLabel(TEAM_BINDING_LABELS.teamId, team.metadata.labels?.[Labels.deprecatedInternalID]) }],
   printerColumns: [
     { name: 'Name', type: 'string', jsonPath: '.spec.name' },
     { name: 'Email', type: 'string', jsonPath: '.spec.email' },
   ],
 } satisfies KindRegistration<TeamSpec>;
+
+/** The dependents labelled `key=value`; none when there is no value. */
+function byLabel(key: string, value: string | undefined) {
+  return value ? { labels: { [key]: value } } : {};
+}

@@ -1,5 +1,6 @@
 import { StatusError } from '../../../../pkg/errors';
-import type { KindRegistration } from '../../../../pkg/meta';
+import { anyKind, type KindRegistration } from '../../../../pkg/meta';
+import { orgMemberKind } from '../orgmember';
 import { type UserSpec, userSpecSchema } from './user-schema';
 import { userStrategy } from './user-strategy';
 
@@ -31,6 +32,8 @@ export const userKind = {
       error: () => new StatusError(412, 'Conflict', 'User with same email or login already exists'),
     },
   ],
+  // Its membership of every organization (each named by the user's id), and with them its teams there.
+  cascades: [{ kind: anyKind(orgMemberKind), dependents: (user) => ({ namespace: '*', names: [user.metadata.name] }) }],
   printerColumns: [
     { name: 'Login', type: 'string', jsonPath: '.spec.login' },
     { name: 'Email', type: 'string', jsonPath: '.spec.email' },

@@ -1,0 +1,105 @@
+import { orgMemberKind, serviceAccountTokenKind, teamBindingKind } from '../../apis';
+import { TEAM_BINDING_LABELS } from '../../apis/iam.svc.app/v0alpha1/teambinding';
+import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { startTestApp, type TestApp } from '../support/app';
+
+/**
+ * What goes with a deleted user, team or service account is declared by its kind (KindRegistration.cascades) and
+ * deleted in the delete's own transaction: nothing of it remains once the answer is sent, and a delete that is
+ * refused leaves everything.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const PASSWORD = 'password1';
+const as = (login: string) => ({
+  get: (p: string) => t.anonymous.get(p).auth(login, PASSWORD),
+  delete: (p: string) => t.anonymous.delete(p).auth(login, PASSWORD),
+});
+
+async function createUser(login: string): Promise<number> {
+  const res = await t.as.post('/api/admin/users').send({ login, password: PASSWORD });
+  expect(res.status).toBe(200);
+  return res.body.id as number;
+}
+
+async function createTeamWith(name: string, userIds: number[]): Promise<number> {
+  const team = await t.as.post('/api/teams').send({ name });
+  expect(team.status).toBe(200);
+  for (const userId of userIds) expect((await t.as.post(`/api/teams/${team.body.teamId}/members`).send({ userId })).status).toBe(200);
+  return team.body.teamId as number;
+}
+
+/** The team's members' ids (its creator, the admin, is one). */
+async function memberIds(teamId: number): Promise<number[]> {
+  return ((await t.as.get(`/api/teams/${teamId}/members`)).body as { userId: number }[]).map((m) => m.userId);
+}
+
+/** What storage holds of a user's memberships and team memberships, in every organization. */
+async function storedOf(userId: number) {
+  const type = (k: { group: string; plural: string }) => ({ group: k.group, resource: k.plural, namespace: '', everyNamespace: true });
+  const members = await t.storage.list({ ...type(orgMemberKind), names: [String(userId)] });
+  const bindings = await t.storage.list({ ...type(teamBindingKind), labels: [{ key: TEAM_BINDING_LABELS.userId, operator: 'Equals', values: [String(userId)] }] });
+  return { members: members.items.map((s) => s.key.namespace), bindings: bindings.items.map((s) => s.key.name) };
+}
+
+it('a deleted user leaves no membership and no team membership in any organization', async () => {
+  const id = await createUser('cascade-user');
+  const org = await t.as.post('/api/orgs').send({ name: 'Cascade Org' });
+  expect(org.status).toBe(200);
+  await t.users!.setRole(SYSTEM, org.body.orgId, id, 'Editor');
+  const teamId = await createTeamWith('cascade-team', [id]);
+  expect(await storedOf(id)).toEqual({ members: expect.arrayContaining(['default', `org-${org.body.orgId}`]), bindings: [`${teamId}-${id}`] });
+
+  expect((await t.as.delete(`/api/admin/users/${id}`)).status).toBe(200);
+  expect(await storedOf(id)).toEqual({ members: [], bindings: [] });
+  expect(await memberIds(teamId)).toEqual([1]);
+});
+
+it('a user removed from an organization leaves its teams there', async () => {
+  const id = await createUser('cascade-leaver');
+  const teamId = await createTeamWith('cascade-leavers', [id]);
+  expect((await t.as.delete(`/api/org/users/${id}`)).status).toBe(200);
+  expect(await storedOf(id)).toEqual({ members: [], bindings: [] });
+  expect(await memberIds(teamId)).toEqual([1]);
+});
+
+it('a deleted team leaves no membership', async () => {
+  const ids = [await createUser('cascade-a'), await createUser('cascade-b')];
+  const teamId = await createTeamWith('cascade-gone', ids);
+  expect((await t.as.delete(`/api/teams/${teamId}`)).status).toBe(200);
+  for (const id of ids) expect((await storedOf(id)).bindings).toEqual([]);
+});
+
+it('a deleted service account leaves no token', async () => {
+  const sa = await t.as.post('/api/serviceaccounts').send({ name: 'cascade-sa', role: 'Viewer' });
+  expect(sa.status).toBe(201);
+  for (const name of ['one', 'two']) expect((await t.as.post(`/api/serviceaccounts/${sa.body.id}/tokens`).send({ name })).status).toBe(200);
+  expect((await t.as.delete(`/api/serviceaccounts/${sa.body.id}`)).status).toBe(200);
+  const tokens = await t.storage.list({ group: serviceAccountTokenKind.group, resource: serviceAccountTokenKind.plural, namespace: '', everyNamespace: true });
+  expect(tokens.items.filter((s) => s.value.metadata && JSON.stringify(s.value).includes(sa.body.uid))).toEqual([]);
+});
+
+/**
+ * Two server admins deleting each other at once: one wins, the other is refused as the last server admin, and the
+ * refused one keeps its memberships and teams (they went with the user, in its transaction, or not at all).
+ */
+it('a refused delete leaves the user its memberships and teams', async () => {
+  const other = await createUser('cascade-admin');
+  expect((await t.as.put(`/api/admin/users/${other}/permissions`).send({ isSvcAdmin: true })).status).toBe(200);
+  await t.users!.setRole(SYSTEM, 1, other, 'Admin');
+  // The admin, its creator, is a member already.
+  const teamId = await createTeamWith('cascade-admins', [other]);
+  // Credentials checked once before, so the deletes start together.
+  await as('cascade-admin').get('/api/user').expect(200);
+  const [byAdmin, byOther] = await Promise.all([t.as.delete(`/api/admin/users/${other}`), as('cascade-admin').delete('/api/admin/users/1')]);
+  // The loser is refused as the last server admin, or is already gone when its credentials are checked (401).
+  expect([byAdmin.status, byOther.status].filter((s) => s === 200)).toEqual([200]);
+  const [survivor, refused] = byAdmin.status === 200 ? [1, byOther] : [other, byAdmin];
+  expect([400, 401]).toContain(refused.status);
+  expect((await storedOf(survivor)).members).toContain('default');
+  expect((await storedOf(survivor)).bindings).toContain(`${teamId}-${survivor}`);
+});
