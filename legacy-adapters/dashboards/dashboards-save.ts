@@ -4,7 +4,7 @@ import { StatusError } from '../../pkg/errors';
 import { anyKind, type KindRegistration, Labels, type Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
 import { type SaveAnnotations, type SaveDashboardCommand, toNewDashboard, toUpdatedDashboard } from './dashboards-conversions';
-import { dashboardNotFound, folderNotFound, nameExists, versionMismatch } from './dashboards-errors';
+import { dashboardNotFound, folderNotFound, nameExists } from './dashboards-errors';
 
 export const dashboardKind = anyKind(typedDashboardKind);
 export const folderKind = anyKind(typedFolderKind);
@@ -64,11 +64,9 @@ export async function saveDashboard(registry: Registry, ctx: RequestContext, cmd
   // The dashboard kind's strategy raises a short refresh, as for every /apis write.
   const model = cmd.dashboard;
   const annotations: SaveAnnotations = { folderUid: await folderOf(registry, ctx, cmd), message: cmd.message, restoredFrom: opts.restoredFrom };
+  // A stale version is the registry's conflict (the area's 412 version-mismatch); no version is never the stored one.
   const update = (name: string, checkVersion: boolean) =>
-    registry.patch(ctx, dashboardKind, name, (current) => {
-      if (checkVersion && current.metadata.generation !== cmd.version) throw versionMismatch();
-      return toUpdatedDashboard(current, model, annotations);
-    });
+    registry.patch(ctx, dashboardKind, name, (current) => toUpdatedDashboard(current, model, annotations), checkVersion ? { expectedGeneration: cmd.version ?? 0 } : {});
   if (cmd.id !== undefined) return update(await targetById(registry, ctx, { ...cmd, id: cmd.id }), !cmd.overwrite);
   if (!cmd.uid) return registry.create(ctx, dashboardKind, toNewDashboard(model, { generatePrefix: generatePrefix() }, annotations));
   // Read first: saving over an existing dashboard is an update, which needs write on it and not create in its

@@ -5,7 +5,7 @@ import {
   folderBody,
   fromFolderDTO,
   folderErrors,
-  isStaleVersion,
+  expectedGenerationOf,
   movedFolder,
   parseCreateFolderCommand,
   parseMoveFolderCommand,
@@ -125,11 +125,9 @@ describe('binding legacy bodies', () => {
 
 describe('changes', () => {
   it('takes the legacy version as the generation; overwrite skips the check', () => {
-    const current = folder();
-    expect(isStaleVersion(current, { version: 3, overwrite: false })).toBe(false);
-    expect(isStaleVersion(current, { version: 2, overwrite: false })).toBe(true);
-    expect(isStaleVersion(current, { overwrite: false })).toBe(true);
-    expect(isStaleVersion(current, { version: 1, overwrite: true })).toBe(false);
+    expect(expectedGenerationOf({ version: 3, overwrite: false })).toBe(3);
+    expect(expectedGenerationOf({ overwrite: false })).toBe(0);
+    expect(expectedGenerationOf({ version: 1, overwrite: true })).toBeUndefined();
   });
 
   it('changes the title, keeps the rest', () => {

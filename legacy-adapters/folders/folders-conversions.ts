@@ -252,11 +252,12 @@ export function parseMoveFolderCommand(body: unknown): { parentUid: string } {
 }
 
 /**
- * Whether an update carries a stale version: the legacy `version` is the folder's generation (it grows with every
- * change of the folder's spec); `overwrite` skips the check, as in the anchor.
+ * The generation an update must be made on (the registry's `expectedGeneration`): the legacy `version` is the
+ * folder's generation (it grows with every change of the folder's spec); none is never the stored one (generations
+ * start at 1); `overwrite` skips the check, as in the anchor.
  */
-export function isStaleVersion(current: Resource, cmd: UpdateFolderCommand): boolean {
-  return !cmd.overwrite && cmd.version !== current.metadata.generation;
+export function expectedGenerationOf(cmd: UpdateFolderCommand): number | undefined {
+  return cmd.overwrite ? undefined : (cmd.version ?? 0);
 }
 
 /** The folder with an update command's changes. */

@@ -14,7 +14,7 @@ import {
   folderBody,
   folderNotFound,
   fromSearchHit,
-  isStaleVersion,
+  expectedGenerationOf,
   movedFolder,
   parentUidOf,
   parseCreateFolderCommand,
@@ -152,11 +152,9 @@ export async function updateFolder(req: Request, res: Response, deps: AdapterDep
   const uid = String(req.params.uid);
   const v = view(req, deps);
   const cmd = parseUpdateFolderCommand(req.body);
-  // Read, checked and written in one registry update: a change between them is still caught.
-  const updated = await deps.registry.patch(v.ctx, FOLDERS, uid, (current) => {
-    if (isStaleVersion(current, cmd)) throw FOLDERS.conflictError!(uid);
-    return updatedFolder(current, cmd);
-  });
+  // Read, checked and written in one registry update: a change between them is still caught (the folder kind's
+  // conflict is the 412 version-mismatch).
+  const updated = await deps.registry.patch(v.ctx, FOLDERS, uid, (current) => updatedFolder(current, cmd), { expectedGeneration: expectedGenerationOf(cmd) });
   res.json(await v.record(updated));
 }
 

@@ -74,6 +74,11 @@ export interface WriteOptions {
    * @example { check: async (tx, user, next) => { if (leavesNoServerAdmin(await tx.list(users), user, next)) throw lastAdmin(); } }
    */
   check?: (tx: StorageTx, current: Resource, next: Resource | undefined) => Promise<void>;
+  /**
+   * The `metadata.generation` an update is made on (the legacy API's `version`): another stored one is the kind's
+   * conflict (its `conflictError`, else a 409), decided in the update's locked read-modify-write. In-process only.
+   */
+  expectedGeneration?: number;
 }
 
 export interface DeleteOptions extends WriteOptions {

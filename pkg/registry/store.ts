@@ -423,6 +423,9 @@ export class Registry {
     const current = toResource(stored);
     const gate = trail.gate;
     gate?.require('write', gate.access.target(current), stored.key.name);
+    if (opts.expectedGeneration !== undefined && opts.expectedGeneration !== current.metadata.generation) {
+      throw generationConflict(kind, stored.key.name, opts.expectedGeneration, current.metadata.generation);
+    }
     const { input, expected, managedFields } = produce(this.decorate(kind, structuredClone(current)), stored.resourceVersion);
     if (expected !== stored.resourceVersion) throw toStatusError(new StorageError('Conflict', stored.key, 'stale'), kind, stored.key.name);
     const next = this.nextObject(ctx, kind, current, input, managedFields);
@@ -781,6 +784,11 @@ function checkPreconditions(kind: KindRegistration, name: string, current: Store
   if (pre?.resourceVersion && pre.resourceVersion !== String(current.resourceVersion)) {
     throw fail('ResourceVersion', pre.resourceVersion, String(current.resourceVersion));
   }
+}
+
+/** An update made on another generation than the stored one: the kind's conflict, as a stale resourceVersion is. */
+function generationConflict(kind: KindRegistration, name: string, want: number, have: number): StatusError {
+  return kind.conflictError?.(name) ?? StatusError.conflict(gr(kind), name, `the object has been modified: its generation is ${have}, not ${want}`);
 }
 
 /** On create the registry alone numbers an `internalIds` kind: a client's value of the label is dropped. */
