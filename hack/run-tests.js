@@ -16,6 +16,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('pg');
 
+const root = path.resolve(__dirname, '..');
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const adminUrl = process.env.SVC_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const args = process.argv.slice(2);
 
@@ -53,8 +55,10 @@ function run(cmd, cmdArgs, env) {
   const totals = { passed: 0, failed: 0, skipped: 0 };
   for (const backend of backends) {
     console.log(`\n=== jest on ${backend === 'postgres' ? `PostgreSQL (${adminUrl})` : 'the embedded database (PGlite)'} ===`);
-    // The embedded pass reruns what depends on the backend; the unit and storage suites ran in the first pass.
-    const only = backend === 'embedded' && backends.length > 1 && !args.length ? ['test/apis', 'test/conformance', 'test/server', 'test/identity', 'test/access', 'test/legacy'] : [];
+    // The embedded pass reruns what depends on the backend: every suite under test/ (a new folder there is
+    // included), but not the unit tests beside the sources (no database) nor test/storage, which runs on both
+    // backends in each pass.
+    const only = backend === 'embedded' && backends.length > 1 && !args.length ? ['--roots', path.join(root, 'test'), '--testPathIgnorePatterns', `${escapeRegExp(path.join(root, 'test', 'storage'))}/`] : [];
     const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-jest-'));
     const report = path.join(reportDir, 'report.json');
     const status = run(process.execPath, [jest, '--ci', '--json', `--outputFile=${report}`, ...only, ...args], { SVC_TEST_BACKEND: backend, NODE_OPTIONS: nodeOptions });

@@ -9,7 +9,7 @@ import { Compactor, Registry, type RegistryOptions } from '../registry';
 import { openStorage, type Storage } from '../../storage';
 import { createApp } from './app';
 import { answerClientErrors } from './client-error';
-import { readBuildInfo } from './build-info';
+import { type BuildInfo, readBuildInfo } from './build-info';
 import { enabledAlphaFromToggles, servedKinds } from './discovery';
 import { prepareTls } from './tls';
 
@@ -37,6 +37,29 @@ export function registryOptions(config: Config): Required<RegistryOptions> {
   };
 }
 
+/** The server's parts, as {@link composeServer} builds them: the application and what it was built over. */
+export type ComposedServer = ReturnType<typeof createApp> & {
+  registry: Registry;
+  /** Not started: {@link startServer} runs it on an interval. */
+  compactor: Compactor;
+};
+
+/**
+ * Registers the kinds the configuration serves on `storage` and builds the application over them: what
+ * {@link startServer} listens with, and what tests run in process, so both run the same composition.
+ *
+ * @example const { app, identityReady } = await composeServer(config, log, storage, readBuildInfo());
+ */
+export async function composeServer(config: Config, log: Logger, storage: Storage, build: BuildInfo): Promise<ComposedServer> {
+  // Alpha versions are served only when a feature toggle names them (spec §9.2).
+  const kinds = servedKinds(allKinds, enabledAlphaFromToggles(config.feature_toggles.enable));
+  const options = registryOptions(config);
+  const registry = new Registry(storage, kinds, options);
+  await registry.init();
+  const compactor = new Compactor(storage, kinds, config.registry.history_window_seconds, log, options.versionsToKeep);
+  return { registry, compactor, ...createApp({ config, storage, registry, log, build }) };
+}
+
 /**
  * Prepares TLS (with `server.protocol = https`), opens the database, migrates, registers the kinds and listens:
  * the whole server, as cmd/ and tests start it. TLS comes first so that a bad certificate stops start-up before
@@ -45,15 +68,8 @@ export function registryOptions(config: Config): Required<RegistryOptions> {
 export async function startServer(config: Config, log: Logger, opts: { storage?: Storage } = {}): Promise<RunningServer> {
   const tls = config.server.protocol === 'https' ? await prepareTls(config, log) : undefined;
   const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
-  // Alpha versions are served only when a feature toggle names them (spec §9.2).
-  const kinds = servedKinds(allKinds, enabledAlphaFromToggles(config.feature_toggles.enable));
-  const options = registryOptions(config);
-  const registry = new Registry(storage, kinds, options);
-  await registry.init();
-  const compactor = new Compactor(storage, kinds, config.registry.history_window_seconds, log, options.versionsToKeep);
+  const { registry, compactor, app, setDraining, watchHub, identityReady } = await composeServer(config, log, storage, readBuildInfo());
   compactor.start(config.registry.compaction_interval_seconds);
-
-  const { app, setDraining, watchHub, identityReady } = createApp({ config, storage, registry, log, build: readBuildInfo() });
   // Org 1 and the configured admin exist before the first request is served (replicas racing here is fine).
   try {
     await identityReady();

@@ -1,30 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import supertest from 'supertest';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
-import type { OrgRole } from '../../pkg/auth/permissions';
 import type { TestApp } from '../support/app';
-
-export const PASSWORD = 'password1';
-
-/** Creates a user with a role in org 1 (and optionally other orgs); answers its numeric id and uid. */
-export async function member(t: TestApp, login: string, roles: Record<number, OrgRole>): Promise<{ id: number; uid: string }> {
-  const user = await t.users!.createUser(SYSTEM, { login, password: PASSWORD });
-  for (const [orgId, role] of Object.entries(roles)) await t.users!.setRole(SYSTEM, Number(orgId), user.id, role);
-  return { id: user.id, uid: user.uid };
-}
-
-/** supertest authenticated as a user created by `member`. */
-export function as(t: TestApp, login: string) {
-  const agent = supertest(t.app);
-  return {
-    get: (p: string) => agent.get(p).auth(login, PASSWORD),
-    post: (p: string) => agent.post(p).auth(login, PASSWORD),
-    put: (p: string) => agent.put(p).auth(login, PASSWORD),
-    patch: (p: string) => agent.patch(p).auth(login, PASSWORD),
-    delete: (p: string) => agent.delete(p).auth(login, PASSWORD),
-  };
-}
+import { PASSWORD } from '../support/users';
 
 export const names = (list: { items: { metadata: { name: string } }[] }) => list.items.map((i) => i.metadata.name).sort();
 
@@ -107,7 +84,7 @@ export interface OpenWatch {
 }
 
 /**
- * Opens a watch with the given credentials (a user made by `member`, or raw headers such as a bearer token or a
+ * Opens a watch with the given credentials (a user made by `createUser`, or raw headers such as a bearer token or a
  * session cookie) and answers once its headers arrived; the caller closes it.
  */
 export async function openWatch(t: TestApp, path: string, who: { login: string } | { headers: Record<string, string> }): Promise<OpenWatch> {

@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS } from '../support/paths';
-import { as, dashboardBody, folderBody, member, names, seen, watchAs } from './access-support';
+import { as, createUser } from '../support/users';
+import { dashboardBody, folderBody, names, seen, watchAs } from './access-support';
 
 /**
  * Per-object authorization of /apis for every kind declaring `access` (folders, dashboards, playlists): the
@@ -10,9 +11,9 @@ import { as, dashboardBody, folderBody, member, names, seen, watchAs } from './a
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp(['--registry.watch_poll_interval_ms=50']);
-  await member(t, 'viewer', { 1: 'Viewer' });
-  await member(t, 'editor', { 1: 'Editor' });
-  await member(t, 'nobody', { 1: 'None' });
+  await createUser(t, 'viewer', { 1: 'Viewer' });
+  await createUser(t, 'editor', { 1: 'Editor' });
+  await createUser(t, 'nobody', { 1: 'None' });
   // general ─ top ─ mid ─ leaf ─ d-leaf ; general ─ d-root
   await t.as.post(FOLDERS).send(folderBody('top')).expect(201);
   await t.as.post(FOLDERS).send(folderBody('mid', 'top')).expect(201);

@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS } from '../support/paths';
-import { as, dashboardBody, folderBody, member, names, watchAs } from './access-support';
+import { as, createUser } from '../support/users';
+import { dashboardBody, folderBody, names, watchAs } from './access-support';
 
 /**
  * Folder and dashboard permissions (`/api/folders/:uid/permissions`, `/api/dashboards/uid/:uid/permissions`) and
@@ -23,10 +24,10 @@ const DENIED = (action: string) => ({
 beforeAll(async () => {
   t = await startTestApp(['--registry.watch_poll_interval_ms=50']);
   org2 = (await t.as.post('/api/orgs').send({ name: 'Second' })).body.orgId;
-  await member(t, 'viewer', { 1: 'Viewer', [org2]: 'Viewer' });
-  await member(t, 'editor', { 1: 'Editor' });
-  ulla = await member(t, 'ulla', { 1: 'None' });
-  tim = await member(t, 'tim', { 1: 'None' });
+  await createUser(t, 'viewer', { 1: 'Viewer', [org2]: 'Viewer' });
+  await createUser(t, 'editor', { 1: 'Editor' });
+  ulla = await createUser(t, 'ulla', { 1: 'None' });
+  tim = await createUser(t, 'tim', { 1: 'None' });
   // general ─ open ─ d-open ; general ─ restricted ─ d-secret ; general ─ parent ─ child ─ d-deep ; parent ─ d-side
   for (const f of [folderBody('open'), folderBody('restricted'), folderBody('parent'), folderBody('child', 'parent'), folderBody('sibling')]) {
     await t.as.post(FOLDERS).send(f).expect(201);
@@ -144,7 +145,7 @@ describe('what they change', () => {
 
   it('a team item reaches the team members', async () => {
     const team = (await t.as.post('/api/teams').send({ name: 'Ops' })).body.teamId as number;
-    const tess = await member(t, 'tess', { 1: 'None' });
+    const tess = await createUser(t, 'tess', { 1: 'None' });
     await t.as.post(`/api/teams/${team}/members`).send({ userId: tess.id }).expect(200);
     expect(names((await as(t, 'tess').get(FOLDERS)).body)).toEqual([]);
     await t.as.post(perms('sibling')).send({ items: [{ teamId: team, permission: 1 }] }).expect(200);
@@ -193,8 +194,8 @@ describe('what they change', () => {
 describe('a grantee that goes', () => {
   it("takes its items with it: a deleted user's, a user's who left the org, a deleted team's", async () => {
     await t.as.post(FOLDERS).send(folderBody('leavers')).expect(201);
-    const gone = await member(t, 'gone-soon', { 1: 'Viewer' });
-    const leaver = await member(t, 'leaver', { 1: 'Viewer', [org2]: 'Viewer' });
+    const gone = await createUser(t, 'gone-soon', { 1: 'Viewer' });
+    const leaver = await createUser(t, 'leaver', { 1: 'Viewer', [org2]: 'Viewer' });
     const team = (await t.as.post('/api/teams').send({ name: 'short-lived' }).expect(200)).body;
     const items = [{ role: 'Editor', permission: 2 }, { userId: gone.id, permission: 4 }, { userId: leaver.id, permission: 1 }, { teamId: team.teamId, permission: 2 }];
     await t.as.post(perms('leavers')).send({ items }).expect(200);

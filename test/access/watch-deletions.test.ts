@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS } from '../support/paths';
-import { as, dashboardBody, events, folderBody, member, names, openWatch, type OpenWatch, seen } from './access-support';
+import { as, createUser } from '../support/users';
+import { dashboardBody, events, folderBody, names, openWatch, type OpenWatch, seen } from './access-support';
 
 /**
  * What a restricted caller's watch shows of deletions, whatever it starts from: the DELETED event of every object
@@ -12,8 +13,8 @@ let t: TestApp;
 
 beforeAll(async () => {
   t = await startTestApp(['--registry.watch_poll_interval_ms=50']);
-  await member(t, 'viewer', { 1: 'Viewer' });
-  await member(t, 'editor', { 1: 'Editor' });
+  await createUser(t, 'viewer', { 1: 'Viewer' });
+  await createUser(t, 'editor', { 1: 'Editor' });
   // pub: root defaults (Editor Edit, Viewer View); secret and team: Editors only; team ─ team-sub: Viewers too.
   for (const f of [folderBody('pub'), folderBody('secret'), folderBody('team'), folderBody('team-sub', 'team')]) {
     await t.as.post(FOLDERS).send(f).expect(201);

@@ -2,6 +2,7 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { DASHBOARDS } from '../support/paths';
+import { createUser, PASSWORD } from '../support/users';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -58,9 +59,9 @@ test('a client cannot forge createdBy/updatedBy', async () => {
 
 test("the dto's access section is the caller's own rights: a Viewer of a root dashboard may only read and star it", async () => {
   await t.as.post(DASHBOARDS).send({ metadata: { name: 'dto-viewer' }, spec: { title: 'Seen' } });
-  const viewer = await t.users!.createUser(SYSTEM, { login: 'dto-viewer', password: 'password1' });
+  const viewer = await createUser(t, 'dto-viewer');
   await t.users!.setRole(SYSTEM, 1, viewer.id, 'Viewer');
-  const res = await t.anonymous.get(`${DASHBOARDS}/dto-viewer/dto`).auth('dto-viewer', 'password1');
+  const res = await t.anonymous.get(`${DASHBOARDS}/dto-viewer/dto`).auth('dto-viewer', PASSWORD);
   expect(res.status).toBe(200);
   expect(res.body.access).toMatchObject({ canSave: false, canEdit: false, canAdmin: false, canDelete: false, canStar: true });
   expect(res.body.access.annotationsPermissions.dashboard).toEqual({ canAdd: false, canEdit: false, canDelete: false });

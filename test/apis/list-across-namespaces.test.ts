@@ -4,7 +4,7 @@
  * continue tokens that run across namespaces at one resourceVersion.
  */
 import { SYSTEM } from '../../pkg/auth/identity-directory';
-import { as, member } from '../access/access-support';
+import { as, createUser } from '../support/users';
 import { startTestApp, type TestApp } from '../support/app';
 
 const DASHBOARDS_ALL = '/apis/dashboard.svc.app/v1beta1/dashboards';
@@ -18,9 +18,9 @@ beforeAll(async () => {
   const org = await t.users!.createOrg(SYSTEM, 'Second');
   org2 = `org-${org.id}`;
   await t.users!.setRole(SYSTEM, org.id, 1, 'Admin');
-  await member(t, 'viv', { 1: 'Viewer' });
-  await member(t, 'sam', { [org.id]: 'Viewer' });
-  await member(t, 'nora', { 1: 'Viewer', [org.id]: 'None' });
+  await createUser(t, 'viv', { 1: 'Viewer' });
+  await createUser(t, 'sam', { [org.id]: 'Viewer' });
+  await createUser(t, 'nora', { 1: 'Viewer', [org.id]: 'None' });
   const dashboard = (name: string, folder?: string) => ({ metadata: { name, ...(folder ? { annotations: { 'svc.app/folder': folder } } : {}) }, spec: { title: name } });
   for (const name of ['d-a', 'd-b', 'd-c']) expect((await t.as.post(ns('default')).send(dashboard(name))).status).toBe(201);
   for (const name of ['e-a', 'e-b']) expect((await t.as.post(ns(org2)).send(dashboard(name))).status).toBe(201);

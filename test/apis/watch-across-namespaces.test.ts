@@ -6,7 +6,8 @@
  * when the caller's memberships change.
  */
 import { SYSTEM } from '../../pkg/auth/identity-directory';
-import { as, member, openWatch, type OpenWatch, type WatchLine } from '../access/access-support';
+import { openWatch, type OpenWatch, type WatchLine } from '../access/access-support';
+import { as, createUser } from '../support/users';
 import { startTestApp, type TestApp } from '../support/app';
 
 const ALL = '/apis/dashboard.svc.app/v1beta1/dashboards';
@@ -30,7 +31,7 @@ beforeAll(async () => {
   for (const id of [second.id, third.id]) await t.users!.setRole(SYSTEM, id, 1, 'Admin');
   // wes: a Viewer of org 1 (the 'editors' folder is out of its sight there, 'open' in it), an Editor of org 2 (where
   // it sees the same 'editors' folder), not a member of org 3.
-  wesId = (await member(t, 'wes', { 1: 'Viewer', [second.id]: 'Editor' })).id;
+  wesId = (await createUser(t, 'wes', { 1: 'Viewer', [second.id]: 'Editor' })).id;
   await t.as.post('/apis/folder.svc.app/v1beta1/namespaces/default/folders').send({ metadata: { name: 'open' }, spec: { title: 'Open' } }).expect(201);
   for (const namespace of ['default', org2]) {
     await t.as.post(`/apis/folder.svc.app/v1beta1/namespaces/${namespace}/folders`).send({ metadata: { name: 'editors' }, spec: { title: 'Editors' } }).expect(201);
@@ -176,7 +177,7 @@ test('selectors apply in every namespace, the namespace field selector included;
 });
 
 test('kinds without per-object permissions follow the org role in each namespace: None sees nothing there', async () => {
-  await member(t, 'nell', { 1: 'None', [org2Id]: 'Viewer' });
+  await createUser(t, 'nell', { 1: 'None', [org2Id]: 'Viewer' });
   const playlists = (namespace: string) => `/apis/playlist.svc.app/v1/namespaces/${namespace}/playlists`;
   const w = await openWatch(t, `${PLAYLISTS_ALL}?watch=true&resourceVersion=0`, { login: 'nell' });
   expect(w.status).toBe(200);
@@ -196,7 +197,7 @@ describe('memberships changing while the watch is open', () => {
     const w = await watching('wes', '&resourceVersion=0');
     try {
       // Another user's membership changes: wes's watch stays open.
-      await member(t, 'bystander', { [org3Id]: 'Viewer' });
+      await createUser(t, 'bystander', { [org3Id]: 'Viewer' });
       await create(org2, 'm-still');
       await showed(w, `ADDED ${org2}/m-still`);
       await t.users!.setRole(SYSTEM, org3Id, wesId, 'Viewer');

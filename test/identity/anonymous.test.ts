@@ -1,6 +1,7 @@
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { FOLDERS } from '../support/paths';
 import { startTestApp, type TestApp } from '../support/app';
+import { PASSWORD } from '../support/users';
 
 /** Anonymous access (`[auth.anonymous]`): off by default; when on, a Viewer of one org that can read, not write. */
 const OTHER_FOLDERS = (orgId: number) => `/apis/folder.svc.app/v1beta1/namespaces/org-${orgId}/folders`;
@@ -52,7 +53,7 @@ describe('anonymous access on', () => {
     const res = await t.anonymous.post(FOLDERS).send(folder('nope'));
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ kind: 'Status', code: 403, reason: 'Forbidden' });
-    const admin = await t.anonymous.post('/api/admin/users').send({ login: 'x', password: 'password1' });
+    const admin = await t.anonymous.post('/api/admin/users').send({ login: 'x', password: PASSWORD });
     expect(admin.status).toBe(403);
     expect(admin.body).toEqual({ message: 'Permission denied' });
     const tokens = await t.anonymous.get('/api/user/auth-tokens');

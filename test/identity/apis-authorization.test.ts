@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from '../support/app';
+import { as, PASSWORD } from '../support/users';
 
 /**
  * Who may act in an /apis namespace: members only (server admins only where they are members); an org that does not
@@ -9,7 +10,7 @@ let org2: number;
 beforeAll(async () => {
   t = await startTestApp();
   const mk = async (login: string) => {
-    const res = await t.as.post('/api/admin/users').send({ login, password: 'password1' });
+    const res = await t.as.post('/api/admin/users').send({ login, password: PASSWORD });
     expect(res.status).toBe(200);
     return res.body.id as number;
   };
@@ -27,11 +28,6 @@ afterAll(async () => {
 });
 
 const folders = (ns: string) => `/apis/folder.svc.app/v1beta1/namespaces/${ns}/folders`;
-const as = (login: string) => ({
-  get: (p: string) => t.anonymous.get(p).auth(login, 'password1'),
-  post: (p: string) => t.anonymous.post(p).auth(login, 'password1'),
-  delete: (p: string) => t.anonymous.delete(p).auth(login, 'password1'),
-});
 const folder = (name: string) => ({ metadata: { name }, spec: { title: name } });
 
 it('anonymous: 401 Status', async () => {
@@ -41,41 +37,41 @@ it('anonymous: 401 Status', async () => {
 });
 
 it('viewer: reads, may not write (403 Forbidden Status)', async () => {
-  expect((await as('viewer').get(folders('default'))).status).toBe(200);
-  const res = await as('viewer').post(folders('default')).send(folder('by-viewer'));
+  expect((await as(t, 'viewer').get(folders('default'))).status).toBe(200);
+  const res = await as(t, 'viewer').post(folders('default')).send(folder('by-viewer'));
   expect(res.status).toBe(403);
   expect(res.body).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403 });
   expect(res.body.message).toMatch(/^folders\.folder\.svc\.app is forbidden: User "viewer" cannot access/);
 });
 
 it('editor: writes and deletes', async () => {
-  expect((await as('editor').post(folders('default')).send(folder('by-editor'))).status).toBe(201);
+  expect((await as(t, 'editor').post(folders('default')).send(folder('by-editor'))).status).toBe(201);
   const got = await t.as.get(`${folders('default')}/by-editor`);
   expect(got.body.metadata.annotations['svc.app/createdBy']).toMatch(/^user:[a-z0-9]{14}$/);
-  expect((await as('editor').delete(`${folders('default')}/by-editor`)).status).toBe(200);
+  expect((await as(t, 'editor').delete(`${folders('default')}/by-editor`)).status).toBe(200);
 });
 
 it('role None: a member, who reads and writes only what it is granted (nothing here)', async () => {
   await t.as.post(folders('default')).send(folder('by-admin')).expect(201);
-  const list = await as('nobody').get(folders('default'));
+  const list = await as(t, 'nobody').get(folders('default'));
   expect(list.status).toBe(200);
   expect(list.body.items).toEqual([]);
-  const res = await as('nobody').post(folders('default')).send(folder('by-nobody'));
+  const res = await as(t, 'nobody').post(folders('default')).send(folder('by-nobody'));
   expect(res.status).toBe(403);
   expect(res.body.message).toBe('folders.folder.svc.app is forbidden: User "nobody" cannot access resource "folders" in API group "folder.svc.app": missing permission folders:create');
 });
 
 it('non-member of an existing org: 403; a missing org: 404 namespace', async () => {
-  const res = await as('editor').get(folders(`org-${org2}`));
+  const res = await as(t, 'editor').get(folders(`org-${org2}`));
   expect(res.status).toBe(403);
   expect(res.body).toMatchObject({ kind: 'Status', reason: 'Forbidden' });
-  const missing = await as('editor').get(folders('org-77'));
+  const missing = await as(t, 'editor').get(folders('org-77'));
   expect(missing.status).toBe(404);
   expect(missing.body.message).toBe('namespaces "org-77" not found');
 });
 
 it('server admins act only where they are members; the org creator is its Admin', async () => {
-  expect((await as('otheradmin').get(folders(`org-${org2}`))).status).toBe(403);
+  expect((await as(t, 'otheradmin').get(folders(`org-${org2}`))).status).toBe(403);
   expect((await t.as.post(folders(`org-${org2}`)).send(folder('in-two'))).status).toBe(201);
   expect((await t.as.get(folders(`org-${org2}`))).body.items.map((f: { metadata: { name: string } }) => f.metadata.name)).toEqual(['in-two']);
 });

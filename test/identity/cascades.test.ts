@@ -2,6 +2,7 @@ import { orgMemberKind, serviceAccountTokenKind, teamBindingKind } from '../../a
 import { TEAM_BINDING_LABELS } from '../../apis/iam.svc.app/v0alpha1/teambinding';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
+import { as, PASSWORD } from '../support/users';
 
 /**
  * What goes with a deleted user, team or service account is declared by its kind (KindRegistration.cascades) and
@@ -14,13 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const PASSWORD = 'password1';
-const as = (login: string) => ({
-  get: (p: string) => t.anonymous.get(p).auth(login, PASSWORD),
-  delete: (p: string) => t.anonymous.delete(p).auth(login, PASSWORD),
-});
-
-async function createUser(login: string): Promise<number> {
+/** A user made by `POST /api/admin/users` (a Viewer of org 1, as the server assigns). */
+async function createUserByAdmin(login: string): Promise<number> {
   const res = await t.as.post('/api/admin/users').send({ login, password: PASSWORD });
   expect(res.status).toBe(200);
   return res.body.id as number;
@@ -47,7 +43,7 @@ async function storedOf(userId: number) {
 }
 
 it('a deleted user leaves no membership and no team membership in any organization', async () => {
-  const id = await createUser('cascade-user');
+  const id = await createUserByAdmin('cascade-user');
   const org = await t.as.post('/api/orgs').send({ name: 'Cascade Org' });
   expect(org.status).toBe(200);
   await t.users!.setRole(SYSTEM, org.body.orgId, id, 'Editor');
@@ -60,7 +56,7 @@ it('a deleted user leaves no membership and no team membership in any organizati
 });
 
 it('a user removed from an organization leaves its teams there', async () => {
-  const id = await createUser('cascade-leaver');
+  const id = await createUserByAdmin('cascade-leaver');
   const teamId = await createTeamWith('cascade-leavers', [id]);
   expect((await t.as.delete(`/api/org/users/${id}`)).status).toBe(200);
   expect(await storedOf(id)).toEqual({ members: [], bindings: [] });
@@ -68,7 +64,7 @@ it('a user removed from an organization leaves its teams there', async () => {
 });
 
 it('a deleted team leaves no membership', async () => {
-  const ids = [await createUser('cascade-a'), await createUser('cascade-b')];
+  const ids = [await createUserByAdmin('cascade-a'), await createUserByAdmin('cascade-b')];
   const teamId = await createTeamWith('cascade-gone', ids);
   expect((await t.as.delete(`/api/teams/${teamId}`)).status).toBe(200);
   for (const id of ids) expect((await storedOf(id)).bindings).toEqual([]);
@@ -88,14 +84,14 @@ it('a deleted service account leaves no token', async () => {
  * refused one keeps its memberships and teams (they went with the user, in its transaction, or not at all).
  */
 it('a refused delete leaves the user its memberships and teams', async () => {
-  const other = await createUser('cascade-admin');
+  const other = await createUserByAdmin('cascade-admin');
   expect((await t.as.put(`/api/admin/users/${other}/permissions`).send({ isSvcAdmin: true })).status).toBe(200);
   await t.users!.setRole(SYSTEM, 1, other, 'Admin');
   // The admin, its creator, is a member already.
   const teamId = await createTeamWith('cascade-admins', [other]);
   // Credentials checked once before, so the deletes start together.
-  await as('cascade-admin').get('/api/user').expect(200);
-  const [byAdmin, byOther] = await Promise.all([t.as.delete(`/api/admin/users/${other}`), as('cascade-admin').delete('/api/admin/users/1')]);
+  await as(t, 'cascade-admin').get('/api/user').expect(200);
+  const [byAdmin, byOther] = await Promise.all([t.as.delete(`/api/admin/users/${other}`), as(t, 'cascade-admin').delete('/api/admin/users/1')]);
   // The loser is refused as the last server admin, or is already gone when its credentials are checked (401).
   expect([byAdmin.status, byOther.status].filter((s) => s === 200)).toEqual([200]);
   const [survivor, refused] = byAdmin.status === 200 ? [1, byOther] : [other, byAdmin];

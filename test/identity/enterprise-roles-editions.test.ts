@@ -1,5 +1,6 @@
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
+import { createUser, PASSWORD } from '../support/users';
 
 /** Custom roles exist in the enterprise edition only; every edition tells a caller what it holds. */
 describe('open-source edition (the default)', () => {
@@ -41,9 +42,9 @@ describe('open-source edition (the default)', () => {
     const res = await t.as.get('/api/access-control/user/permissions');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ 'teams:create': [''], 'teams:read': ['teams:*'], 'dashboards:read': ['dashboards:*', 'folders:*'], 'users:create': [''] });
-    const viewer = await t.users!.createUser(SYSTEM, { login: 'pv', password: 'password1' });
+    const viewer = await createUser(t, 'pv');
     await t.users!.setRole(SYSTEM, 1, viewer.id, 'Viewer');
-    const mine = await t.anonymous.get('/api/access-control/user/permissions').auth('pv', 'password1');
+    const mine = await t.anonymous.get('/api/access-control/user/permissions').auth('pv', PASSWORD);
     expect(mine.body['folders:read']).toEqual(['folders:uid:general']);
     expect(mine.body['teams:create']).toBeUndefined();
     expect(mine.body['users:create']).toBeUndefined();

@@ -7,6 +7,7 @@ import { ServiceAccounts } from '../../pkg/auth/service-accounts';
 import { TeamDirectory } from '../../pkg/auth/team-directory';
 import { FOLDERS } from '../support/paths';
 import { startTestApp, type TestApp } from '../support/app';
+import { as, createUser } from '../support/users';
 
 /**
  * Custom roles of the enterprise edition (/api/access-control): CRUD with the anchor's shapes, the no-escalation
@@ -22,19 +23,6 @@ afterAll(async () => {
 
 const ROLES = '/api/access-control/roles';
 const DASH_READER = { name: 'custom:dash-reader', displayName: 'Dashboard reader', description: 'Reads every dashboard', group: 'Custom', permissions: [{ action: 'dashboards:read', scope: 'dashboards:*' }] };
-
-async function createUser(login: string, role: 'Viewer' | 'Editor' | 'Admin' = 'Viewer', orgId = 1): Promise<{ id: number; uid: string }> {
-  const user = await t.users!.createUser(SYSTEM, { login, email: `${login}@example.com`, password: 'password1', orgId });
-  await t.users!.setRole(SYSTEM, orgId, user.id, role);
-  return user;
-}
-
-const as = (login: string) => ({
-  get: (p: string) => t.anonymous.get(p).auth(login, 'password1'),
-  post: (p: string) => t.anonymous.post(p).auth(login, 'password1'),
-  put: (p: string) => t.anonymous.put(p).auth(login, 'password1'),
-  delete: (p: string) => t.anonymous.delete(p).auth(login, 'password1'),
-});
 
 async function createRole(body: object): Promise<string> {
   const res = await t.as.post(ROLES).send(body);
@@ -100,33 +88,33 @@ describe('custom roles', () => {
   });
 
   it('is for org Admins, who may only give away what they hold themselves', async () => {
-    await createUser('rv', 'Viewer');
-    await createUser('ra', 'Admin');
-    const viewer = await as('rv').post(ROLES).send(DASH_READER);
+    await createUser(t, 'rv', { 1: 'Viewer' });
+    await createUser(t, 'ra', { 1: 'Admin' });
+    const viewer = await as(t, 'rv').post(ROLES).send(DASH_READER);
     expect(viewer.status).toBe(403);
     expect(viewer.body.message).toContain('roles:write');
-    expect((await as('rv').get(ROLES)).status).toBe(403);
+    expect((await as(t, 'rv').get(ROLES)).status).toBe(403);
     // users:create belongs to server admins: an org Admin cannot put it in a role, nor assign a role that has it.
-    const escalate = await as('ra').post(ROLES).send({ name: 'custom:user-maker', permissions: [{ action: 'users:create' }] });
+    const escalate = await as(t, 'ra').post(ROLES).send({ name: 'custom:user-maker', permissions: [{ action: 'users:create' }] });
     expect(escalate.status).toBe(403);
     expect(escalate.body.message).toContain('users:create');
     const makerUid = await createRole({ name: 'custom:user-maker', permissions: [{ action: 'users:create' }] });
     const ra = await t.users!.userByLoginOrEmail('ra');
-    const assign = await as('ra').post(`/api/access-control/users/${ra!.id}/roles`).send({ roleUid: makerUid });
+    const assign = await as(t, 'ra').post(`/api/access-control/users/${ra!.id}/roles`).send({ roleUid: makerUid });
     expect(assign.status).toBe(403);
-    expect((await as('ra').delete(`${ROLES}/${makerUid}`)).status).toBe(403);
-    expect((await as('ra').post(ROLES).send({ name: 'custom:ra-reader', permissions: DASH_READER.permissions })).status).toBe(201);
+    expect((await as(t, 'ra').delete(`${ROLES}/${makerUid}`)).status).toBe(403);
+    expect((await as(t, 'ra').post(ROLES).send({ name: 'custom:ra-reader', permissions: DASH_READER.permissions })).status).toBe(201);
   });
 });
 
 describe('assignments', () => {
   it('a role assigned to a team gives its members its permissions, until taken back', async () => {
     const roleUid = await createRole({ ...DASH_READER, name: 'custom:team-dash-reader' });
-    const member = await createUser('tm', 'Viewer');
+    const member = await createUser(t, 'tm', { 1: 'Viewer' });
     const teamId = await createTeam('Readers');
     await t.as.post(`/api/teams/${teamId}/members`).send({ userId: member.id });
 
-    const before = await as('tm').get('/api/access-control/user/permissions');
+    const before = await as(t, 'tm').get('/api/access-control/user/permissions');
     expect(before.status).toBe(200);
     expect(before.body['dashboards:read']).toBeUndefined();
     expect(before.body['teams:read']).toEqual([`teams:id:${teamId}`]);
@@ -135,11 +123,11 @@ describe('assignments', () => {
     expect(add.status).toBe(200);
     expect(add.body).toEqual({ message: 'Role added to the team.' });
     expect((await t.as.get(`/api/access-control/teams/${teamId}/roles`)).body.map((r: { uid: string }) => r.uid)).toEqual([roleUid]);
-    expect((await as('tm').get('/api/access-control/user/permissions')).body['dashboards:read']).toEqual(['dashboards:*']);
+    expect((await as(t, 'tm').get('/api/access-control/user/permissions')).body['dashboards:read']).toEqual(['dashboards:*']);
 
     const rm = await t.as.delete(`/api/access-control/teams/${teamId}/roles/${roleUid}`);
     expect(rm.body).toEqual({ message: 'Role removed from team.' });
-    expect((await as('tm').get('/api/access-control/user/permissions')).body['dashboards:read']).toBeUndefined();
+    expect((await as(t, 'tm').get('/api/access-control/user/permissions')).body['dashboards:read']).toBeUndefined();
     const again = await t.as.delete(`/api/access-control/teams/${teamId}/roles/${roleUid}`);
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ message: 'Role assignment not found' });
@@ -147,7 +135,7 @@ describe('assignments', () => {
     // Deleting the team takes its assignments along; a member who leaves the team loses them at once.
     await t.as.post(`/api/access-control/teams/${teamId}/roles`).send({ roleUid });
     await t.as.delete(`/api/teams/${teamId}/members/${member.id}`);
-    expect((await as('tm').get('/api/access-control/user/permissions')).body['dashboards:read']).toBeUndefined();
+    expect((await as(t, 'tm').get('/api/access-control/user/permissions')).body['dashboards:read']).toBeUndefined();
     await t.as.delete(`/api/teams/${teamId}`);
     const left = await t.users!.registry.list({ requester: SYSTEM, namespace: 'default', fieldManager: 'test' }, t.users!.registry.kinds.find((k) => k.kind === 'RoleBinding')!, { labelSelector: `svc.app/subject-id=team-${teamId}` });
     expect(left.items).toEqual([]);
@@ -155,24 +143,24 @@ describe('assignments', () => {
 
   it('assigns roles to users, lists and takes them back', async () => {
     const roleUid = await createRole({ ...DASH_READER, name: 'custom:user-dash-reader' });
-    const u = await createUser('ur', 'Viewer');
+    const u = await createUser(t, 'ur', { 1: 'Viewer' });
     const add = await t.as.post(`/api/access-control/users/${u.id}/roles`).send({ roleUid, global: false });
     expect(add.body).toEqual({ message: 'Role added to the user.' });
     // Assigning again changes nothing.
     expect((await t.as.post(`/api/access-control/users/${u.id}/roles`).send({ roleUid })).status).toBe(200);
     const list = await t.as.get(`/api/access-control/users/${u.id}/roles`);
     expect(list.body).toEqual([expect.objectContaining({ uid: roleUid, name: 'custom:user-dash-reader', version: 1 })]);
-    expect((await as('ur').get('/api/access-control/user/permissions')).body['dashboards:read']).toEqual(['dashboards:*']);
+    expect((await as(t, 'ur').get('/api/access-control/user/permissions')).body['dashboards:read']).toEqual(['dashboards:*']);
 
     const rm = await t.as.delete(`/api/access-control/users/${u.id}/roles/${roleUid}`);
     expect(rm.body).toEqual({ message: 'Role removed from user.' });
     expect((await t.as.get(`/api/access-control/users/${u.id}/roles`)).body).toEqual([]);
-    expect((await as('ur').get('/api/access-control/user/permissions')).body['dashboards:read']).toBeUndefined();
+    expect((await as(t, 'ur').get('/api/access-control/user/permissions')).body['dashboards:read']).toBeUndefined();
   });
 
   it('sets and lists whom a role is assigned to, service accounts included', async () => {
     const roleUid = await createRole({ ...DASH_READER, name: 'custom:assigned-reader' });
-    const u = await createUser('as-user', 'Viewer');
+    const u = await createUser(t, 'as-user', { 1: 'Viewer' });
     const teamId = await createTeam('Assigned');
     const accounts = new ServiceAccounts(t.users!.registry, t.storage);
     const sa = await accounts.create(SYSTEM, 1, { name: 'reader-bot', role: 'Viewer' });
@@ -211,7 +199,7 @@ describe('assignments', () => {
 
   it('answers 400 and 404 for what is malformed or missing', async () => {
     const roleUid = await createRole({ name: 'custom:for-404s' });
-    const u = await createUser('u404');
+    const u = await createUser(t, 'u404', { 1: 'Viewer' });
     const cases: [string, string, object | undefined, number, string][] = [
       ['post', '/api/access-control/users/99999/roles', { roleUid }, 404, 'User not found'],
       ['post', `/api/access-control/users/${u.id}/roles`, { roleUid: 'nope' }, 404, 'Role not found'],
@@ -236,7 +224,7 @@ describe('assignments', () => {
     expect(res.status).toBe(201);
     expect((await t.as.get(`${ROLES}/org2-only`)).status).toBe(404);
     expect((await t.as.get(ROLES)).body.map((r: { uid: string }) => r.uid)).not.toContain('org2-only');
-    const outsider = await createUser('outsider', 'Viewer', org2.id);
+    const outsider = await createUser(t, 'outsider', { [org2.id]: 'Viewer' });
     expect((await t.as.post(`/api/access-control/users/${outsider.id}/roles`).send({ roleUid: 'org2-only' })).status).toBe(404);
   });
 });
@@ -256,7 +244,7 @@ describe('folder creation by custom role (spec §5.6)', () => {
   });
 
   async function viewerWith(login: string, scope: string): Promise<Subject> {
-    const u = await createUser(login, 'Viewer');
+    const u = await createUser(t, login, { 1: 'Viewer' });
     const role = await roles.createRole(SYSTEM, 1, { name: `custom:${login}`, permissions: [{ action: 'folders:create', scope }] });
     await roles.assign(SYSTEM, 1, role, { kind: 'user', uid: u.uid, id: u.id });
     return { kind: 'user', uid: u.uid, orgId: 1, orgRole: 'Viewer', isServerAdmin: false, teamUids: [] };
@@ -266,14 +254,14 @@ describe('folder creation by custom role (spec §5.6)', () => {
     const s = await viewerWith('rootmaker', folderScope('general'));
     expect(await authz.can(s, 'folders:create', folderScope(undefined))).toBe(true);
     expect(await authz.can(s, 'folders:create', folderScope('ops'))).toBe(false);
-    expect((await as('rootmaker').get('/api/access-control/user/permissions')).body['folders:create']).toEqual(['folders:uid:general']);
+    expect((await as(t, 'rootmaker').get('/api/access-control/user/permissions')).body['folders:create']).toEqual(['folders:uid:general']);
   });
 
   it('through /apis: a Viewer with folders:create on general makes root folders, not subfolders', async () => {
     await viewerWith('rootmaker-http', folderScope('general'));
-    const root = await as('rootmaker-http').post(FOLDERS).send({ metadata: { name: 'rm-root' }, spec: { title: 'Root by role' } });
+    const root = await as(t, 'rootmaker-http').post(FOLDERS).send({ metadata: { name: 'rm-root' }, spec: { title: 'Root by role' } });
     expect(root.status).toBe(201);
-    const sub = await as('rootmaker-http').post(FOLDERS).send({ metadata: { name: 'rm-sub', annotations: { 'svc.app/folder': 'ops' } }, spec: { title: 'Sub' } });
+    const sub = await as(t, 'rootmaker-http').post(FOLDERS).send({ metadata: { name: 'rm-sub', annotations: { 'svc.app/folder': 'ops' } }, spec: { title: 'Sub' } });
     expect(sub.status).toBe(403);
     expect(sub.body).toMatchObject({ kind: 'Status', code: 403 });
   });
@@ -281,14 +269,14 @@ describe('folder creation by custom role (spec §5.6)', () => {
   it('through /apis: a Viewer with folders:create on folders:uid:ops makes subfolders of ops only', async () => {
     await viewerWith('opsmaker-http', folderScope('ops'));
     const create = (name: string, parent?: string) =>
-      as('opsmaker-http').post(FOLDERS).send({ metadata: { name, ...(parent ? { annotations: { 'svc.app/folder': parent } } : {}) }, spec: { title: name } });
+      as(t, 'opsmaker-http').post(FOLDERS).send({ metadata: { name, ...(parent ? { annotations: { 'svc.app/folder': parent } } : {}) }, spec: { title: name } });
     expect((await create('om-1', 'ops')).status).toBe(201);
     expect((await create('om-2', 'ops-child')).status).toBe(201);
     expect((await create('om-3', 'dev')).status).toBe(403);
     expect((await create('om-4')).status).toBe(403);
     // Without the role, the same Viewer could make none of them.
-    await createUser('plain-viewer', 'Viewer');
-    const plain = await as('plain-viewer').post(FOLDERS).send({ metadata: { name: 'pv-1', annotations: { 'svc.app/folder': 'ops' } }, spec: { title: 'x' } });
+    await createUser(t, 'plain-viewer', { 1: 'Viewer' });
+    const plain = await as(t, 'plain-viewer').post(FOLDERS).send({ metadata: { name: 'pv-1', annotations: { 'svc.app/folder': 'ops' } }, spec: { title: 'x' } });
     expect(plain.status).toBe(403);
   });
 

@@ -4,6 +4,7 @@ import { ServiceAccounts } from '../../pkg/auth/service-accounts';
 import { TeamDirectory } from '../../pkg/auth/team-directory';
 import { createTestStorage } from '../support/backend';
 import { startTestApp, type TestApp } from '../support/app';
+import { PASSWORD } from '../support/users';
 
 /** Replicas start together and admins create users at once: ids stay unique, the bootstrap stays idempotent. */
 it('two replicas bootstrapping one fresh database make one org 1 and one admin', async () => {
@@ -27,7 +28,7 @@ it('concurrent creates get distinct numeric ids', async () => {
   const t = await startTestApp();
   try {
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => t.as.post('/api/admin/users').send({ login: `racer${i}`, password: 'password1' })),
+      Array.from({ length: 6 }, (_, i) => t.as.post('/api/admin/users').send({ login: `racer${i}`, password: PASSWORD })),
     );
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
     const ids = results.map((r) => r.body.id as number);
@@ -82,15 +83,15 @@ describe('of simultaneous creates of one name exactly one wins', () => {
   });
 
   it('users, by login and by email, in any case', async () => {
-    await race('/api/admin/users', (i) => ({ login: i % 2 ? 'twin' : 'TWIN', password: 'password1' }), { status: 412, message: 'User with same email or login already exists' });
+    await race('/api/admin/users', (i) => ({ login: i % 2 ? 'twin' : 'TWIN', password: PASSWORD }), { status: 412, message: 'User with same email or login already exists' });
     // One email under different logins.
-    await race('/api/admin/users', (i) => ({ login: `racer-${i}`, email: i % 2 ? 'same@example.com' : 'SAME@example.com', password: 'password1' }), {
+    await race('/api/admin/users', (i) => ({ login: `racer-${i}`, email: i % 2 ? 'same@example.com' : 'SAME@example.com', password: PASSWORD }), {
       status: 412,
       message: 'User with same email or login already exists',
     });
     // Another user's login is taken as an email, and an email as a login.
     for (const body of [{ login: 'other', email: 'Twin' }, { login: 'same@example.com' }]) {
-      const refused = await t.as.post('/api/admin/users').send({ ...body, password: 'password1' });
+      const refused = await t.as.post('/api/admin/users').send({ ...body, password: PASSWORD });
       expect([refused.status, refused.body.message]).toEqual([412, 'User with same email or login already exists']);
     }
     const users = (await t.as.get('/api/users?perpage=1000')).body as { login: string; email: string }[];

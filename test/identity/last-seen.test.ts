@@ -1,7 +1,7 @@
 import { lastSeenKind } from '../../apis';
 import { IDENTITY_NAMESPACE, SYSTEM } from '../../pkg/auth/identity-directory';
 import { LastSeenTracker } from '../../pkg/auth/last-seen';
-import { as, member } from '../access/access-support';
+import { as, createUser, PASSWORD } from '../support/users';
 import { startTestApp, type TestApp } from '../support/app';
 
 /**
@@ -33,7 +33,7 @@ async function eventually(check: () => Promise<boolean>): Promise<void> {
 }
 
 it('a user of basic credentials is seen: /api/users and /api/org/users stop saying "10 years"', async () => {
-  await member(t, 'basic-ben', { 1: 'Viewer' });
+  await createUser(t, 'basic-ben', { 1: 'Viewer' });
   expect(await inUsers('basic-ben')).toMatchObject({ lastSeenAtAge: '10 years' });
   expect(await inOrg('basic-ben')).toMatchObject({ lastSeenAtAge: '10 years' });
   const before = Date.now();
@@ -47,8 +47,8 @@ it('a user of basic credentials is seen: /api/users and /api/org/users stop sayi
 });
 
 it('a sign-in is activity at once; further requests within the minute write nothing', async () => {
-  await member(t, 'cookie-cy', { 1: 'Viewer' });
-  const login = await t.anonymous.post('/login').send({ user: 'cookie-cy', password: 'password1' }).expect(200);
+  await createUser(t, 'cookie-cy', { 1: 'Viewer' });
+  const login = await t.anonymous.post('/login').send({ user: 'cookie-cy', password: PASSWORD }).expect(200);
   expect((await inUsers('cookie-cy')).lastSeenAtAge).toBe('< 1 minute');
   // With its activity forgotten, the next requests (cookie or basic) do not write it again: the process wrote it
   // less than a minute ago.
@@ -58,7 +58,7 @@ it('a sign-in is activity at once; further requests within the minute write noth
   for (let i = 0; i < 3; i++) await t.anonymous.get('/api/user').set('Cookie', cookie).expect(200);
   await as(t, 'cookie-cy').get('/api/user').expect(200);
   // A later user's activity shows, so the requests above had their chance to write.
-  await member(t, 'sentinel-sue', { 1: 'Viewer' });
+  await createUser(t, 'sentinel-sue', { 1: 'Viewer' });
   await as(t, 'sentinel-sue').get('/api/user').expect(200);
   await eventually(async () => (await inUsers('sentinel-sue')).lastSeenAtAge === '< 1 minute');
   expect((await inUsers('cookie-cy')).lastSeenAtAge).toBe('10 years');
@@ -68,7 +68,7 @@ it('service accounts and failed requests leave no activity', async () => {
   const sa = await t.as.post('/api/serviceaccounts').send({ name: 'robot', role: 'Viewer' }).expect(201);
   const key = (await t.as.post(`/api/serviceaccounts/${sa.body.id}/tokens`).send({ name: 'k' }).expect(200)).body.key as string;
   await t.anonymous.get('/api/search').set('Authorization', `Bearer ${key}`).expect(200);
-  await member(t, 'wrong-wes', { 1: 'Viewer' });
+  await createUser(t, 'wrong-wes', { 1: 'Viewer' });
   await t.anonymous.get('/api/user').auth('wrong-wes', 'not-the-password').expect(401);
   const seen = await new LastSeenTracker(t.users!.registry).all();
   expect(seen.has(sa.body.uid)).toBe(false);

@@ -3,6 +3,7 @@ import { preferencesKind } from '../../apis';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { anyKind } from '../../pkg/meta';
 import { startTestApp, type TestApp } from '../support/app';
+import { as, createUser } from '../support/users';
 
 /**
  * Preferences (spec §2.11, §4.9) of users, orgs and teams through the legacy API, on the stored Preferences kind,
@@ -16,24 +17,12 @@ beforeAll(async () => {
   t = await startTestApp();
   otherOrg = (await t.users!.createOrg(SYSTEM, 'Other')).id;
   for (const [login, role] of [['viewer', 'Viewer'], ['editor', 'Editor'], ['member', 'Viewer'], ['teamadmin', 'Viewer'], ['outsider', 'Viewer']] as const) {
-    await createUser(login, role);
+    await createUser(t, login, { 1: role });
   }
-  await createUser('stranger', 'Admin', otherOrg);
+  await createUser(t, 'stranger', { [otherOrg]: 'Admin' });
 });
 afterAll(async () => {
   await t.close();
-});
-
-async function createUser(login: string, role: 'Viewer' | 'Editor' | 'Admin', orgId = 1): Promise<number> {
-  const user = await t.users!.createUser(SYSTEM, { login, email: `${login}@example.com`, name: login, password: 'password1', orgId });
-  await t.users!.setRole(SYSTEM, orgId, user.id, role);
-  return user.id;
-}
-
-const as = (login: string) => ({
-  get: (p: string) => t.anonymous.get(p).auth(login, 'password1'),
-  put: (p: string) => t.anonymous.put(p).auth(login, 'password1'),
-  patch: (p: string) => t.anonymous.patch(p).auth(login, 'password1'),
 });
 
 const DEFAULTS = {
@@ -96,19 +85,19 @@ describe('GET, PUT and PATCH', () => {
       queryHistory: { homeTab: 'starred' },
       cookies: ['analytics', 'functional'],
     };
-    expectUpdated(await as('viewer').put('/api/user/preferences').send(full));
+    expectUpdated(await as(t, 'viewer').put('/api/user/preferences').send(full));
     const id = (await t.as.get('/api/dashboards/uid/pref-home')).body.dashboard.id as number;
     const { cookies: _, ...stored } = full;
-    expect((await as('viewer').get('/api/user/preferences')).body).toEqual({ ...stored, homeDashboardId: id, cookiePreferences: { analytics: {}, functional: {} } });
+    expect((await as(t, 'viewer').get('/api/user/preferences')).body).toEqual({ ...stored, homeDashboardId: id, cookiePreferences: { analytics: {}, functional: {} } });
 
-    expectUpdated(await as('viewer').put('/api/user/preferences').send({ timezone: 'utc' }));
-    expect((await as('viewer').get('/api/user/preferences')).body).toEqual({ ...DEFAULTS, timezone: 'utc' });
+    expectUpdated(await as(t, 'viewer').put('/api/user/preferences').send({ timezone: 'utc' }));
+    expect((await as(t, 'viewer').get('/api/user/preferences')).body).toEqual({ ...DEFAULTS, timezone: 'utc' });
   });
 
   it('PATCH changes the keys it gives and keeps the others', async () => {
-    expectUpdated(await as('editor').put('/api/user/preferences').send({ theme: 'light', timezone: 'browser', weekStart: 'sunday' }));
-    expectUpdated(await as('editor').patch('/api/user/preferences').send({ timezone: 'America/New_York', queryHistory: { homeTab: 'query' } }));
-    expect((await as('editor').get('/api/user/preferences')).body).toEqual({
+    expectUpdated(await as(t, 'editor').put('/api/user/preferences').send({ theme: 'light', timezone: 'browser', weekStart: 'sunday' }));
+    expectUpdated(await as(t, 'editor').patch('/api/user/preferences').send({ timezone: 'America/New_York', queryHistory: { homeTab: 'query' } }));
+    expect((await as(t, 'editor').get('/api/user/preferences')).body).toEqual({
       ...DEFAULTS,
       theme: 'light',
       timezone: 'America/New_York',
@@ -116,8 +105,8 @@ describe('GET, PUT and PATCH', () => {
       queryHistory: { homeTab: 'query' },
     });
     // '' clears one key.
-    expectUpdated(await as('editor').patch('/api/user/preferences').send({ theme: '' }));
-    expect((await as('editor').get('/api/user/preferences')).body).toMatchObject({ theme: '', timezone: 'America/New_York' });
+    expectUpdated(await as(t, 'editor').patch('/api/user/preferences').send({ theme: '' }));
+    expect((await as(t, 'editor').get('/api/user/preferences')).body).toMatchObject({ theme: '', timezone: 'America/New_York' });
   });
 
   it('takes the deprecated homeDashboardId and answers both; a deleted home dashboard reads as unset', async () => {
@@ -129,7 +118,7 @@ describe('GET, PUT and PATCH', () => {
   });
 
   it('refuses bad input with the anchor messages and stores nothing', async () => {
-    expectUpdated(await as('member').put('/api/user/preferences').send({ theme: 'dark', timezone: 'utc' }));
+    expectUpdated(await as(t, 'member').put('/api/user/preferences').send({ theme: 'dark', timezone: 'utc' }));
     const cases: [string, 'put' | 'patch', unknown, number, string][] = [
       ['/api/user/preferences', 'put', { theme: 'purple' }, 400, 'Invalid theme'],
       ['/api/user/preferences', 'patch', { theme: 'system' }, 400, 'Invalid theme'],
@@ -144,10 +133,10 @@ describe('GET, PUT and PATCH', () => {
       ['/api/user/preferences', 'patch', { homeDashboardId: -1 }, 400, 'bad request data'],
     ];
     for (const [path, method, body, status, message] of cases) {
-      const res = await as('member')[method](path).send(body as object);
+      const res = await as(t, 'member')[method](path).send(body as object);
       expect([method, body, res.status, res.body]).toEqual([method, body, status, { message }]);
     }
-    expect((await as('member').get('/api/user/preferences')).body).toEqual({ ...DEFAULTS, theme: 'dark', timezone: 'utc' });
+    expect((await as(t, 'member').get('/api/user/preferences')).body).toEqual({ ...DEFAULTS, theme: 'dark', timezone: 'utc' });
   });
 });
 
@@ -169,12 +158,12 @@ describe('who may read and change them', () => {
 
   it('org preferences: every member reads them, only Admins change them', async () => {
     expectUpdated(await t.as.put('/api/org/preferences').send({ theme: 'light', weekStart: 'saturday' }));
-    expect((await as('viewer').get('/api/org/preferences')).body).toEqual({ ...DEFAULTS, theme: 'light', weekStart: 'saturday' });
-    for (const res of [await as('editor').put('/api/org/preferences').send({ theme: 'dark' }), await as('viewer').patch('/api/org/preferences').send({ theme: 'dark' })]) {
+    expect((await as(t, 'viewer').get('/api/org/preferences')).body).toEqual({ ...DEFAULTS, theme: 'light', weekStart: 'saturday' });
+    for (const res of [await as(t, 'editor').put('/api/org/preferences').send({ theme: 'dark' }), await as(t, 'viewer').patch('/api/org/preferences').send({ theme: 'dark' })]) {
       expect([res.status, res.body]).toEqual([403, { message: 'Permission denied' }]);
     }
     expectUpdated(await t.as.patch('/api/org/preferences').send({ theme: 'dark' }));
-    expect((await as('editor').get('/api/org/preferences')).body).toEqual({ ...DEFAULTS, theme: 'dark', weekStart: 'saturday' });
+    expect((await as(t, 'editor').get('/api/org/preferences')).body).toEqual({ ...DEFAULTS, theme: 'dark', weekStart: 'saturday' });
   });
 
   it("team preferences: its members read them, its Admins and org Admins change them, others are refused", async () => {
@@ -182,20 +171,20 @@ describe('who may read and change them', () => {
     await addMember(teamId, 'member');
     await addMember(teamId, 'teamadmin', true);
     const path = `/api/teams/${teamId}/preferences`;
-    expectUpdated(await as('teamadmin').put(path).send({ theme: 'dark', timezone: 'Asia/Tokyo' }));
-    expect((await as('member').get(path)).body).toEqual({ ...DEFAULTS, theme: 'dark', timezone: 'Asia/Tokyo' });
+    expectUpdated(await as(t, 'teamadmin').put(path).send({ theme: 'dark', timezone: 'Asia/Tokyo' }));
+    expect((await as(t, 'member').get(path)).body).toEqual({ ...DEFAULTS, theme: 'dark', timezone: 'Asia/Tokyo' });
     // By uid too, as the team endpoints take either.
-    expect((await as('member').get(`/api/teams/${uid}/preferences`)).body).toMatchObject({ theme: 'dark' });
+    expect((await as(t, 'member').get(`/api/teams/${uid}/preferences`)).body).toMatchObject({ theme: 'dark' });
     expectUpdated(await t.as.patch(path).send({ theme: 'light' }));
-    expect((await as('teamadmin').get(path)).body).toEqual({ ...DEFAULTS, theme: 'light', timezone: 'Asia/Tokyo' });
+    expect((await as(t, 'teamadmin').get(path)).body).toEqual({ ...DEFAULTS, theme: 'light', timezone: 'Asia/Tokyo' });
 
-    const denied = await as('member').patch(path).send({ theme: 'dark' });
+    const denied = await as(t, 'member').patch(path).send({ theme: 'dark' });
     expect([denied.status, denied.body.message]).toEqual([403, "You'll need additional permissions to perform this action. Permissions needed: teams:write"]);
-    const outsider = await as('outsider').get(path);
+    const outsider = await as(t, 'outsider').get(path);
     expect([outsider.status, outsider.body.message]).toEqual([403, "You'll need additional permissions to perform this action. Permissions needed: teams:read"]);
     const missing = await t.as.get('/api/teams/999999/preferences');
     expect([missing.status, missing.body]).toEqual([404, { message: 'Team not found' }]);
-    expect((await as('member').get(path)).body.theme).toBe('light');
+    expect((await as(t, 'member').get(path)).body.theme).toBe('light');
   });
 
   it("a deleted team's preferences go with it", async () => {
@@ -210,8 +199,8 @@ describe('who may read and change them', () => {
 
 describe('organizations', () => {
   it("a user's preferences in an org go when it leaves that org", async () => {
-    const id = await createUser('leaver', 'Viewer');
-    expectUpdated(await as('leaver').put('/api/user/preferences').send({ theme: 'dark' }));
+    const id = (await createUser(t, 'leaver', { 1: 'Viewer' })).id;
+    expectUpdated(await as(t, 'leaver').put('/api/user/preferences').send({ theme: 'dark' }));
     const uid = (await t.users!.userById(id))!.uid;
     const ctx = { requester: SYSTEM, namespace: 'default', fieldManager: 'test' };
     expect((await t.users!.registry.get(ctx, anyKind(preferencesKind), `user-${uid}`)).spec).toMatchObject({ theme: 'dark' });
@@ -222,12 +211,12 @@ describe('organizations', () => {
 
   it("one org never sees another's preferences, and a home dashboard must be of the caller's org", async () => {
     expectUpdated(await t.as.put('/api/org/preferences').send({ theme: 'dark', timezone: 'Europe/Berlin' }));
-    expect((await as('stranger').get('/api/org/preferences')).body).toEqual(DEFAULTS);
-    expect((await as('stranger').get('/api/user/preferences')).body).toEqual(DEFAULTS);
+    expect((await as(t, 'stranger').get('/api/org/preferences')).body).toEqual(DEFAULTS);
+    expect((await as(t, 'stranger').get('/api/user/preferences')).body).toEqual(DEFAULTS);
     await createDashboard('org1-only', 'Org One');
-    const res = await as('stranger').put('/api/user/preferences').send({ homeDashboardUID: 'org1-only' });
+    const res = await as(t, 'stranger').put('/api/user/preferences').send({ homeDashboardUID: 'org1-only' });
     expect([res.status, res.body]).toEqual([404, { message: 'Dashboard not found' }]);
-    expectUpdated(await as('stranger').put('/api/org/preferences').send({ theme: 'light' }));
+    expectUpdated(await as(t, 'stranger').put('/api/org/preferences').send({ theme: 'light' }));
     expect((await t.as.get('/api/org/preferences')).body).toMatchObject({ theme: 'dark', timezone: 'Europe/Berlin' });
     // The server admin's own preferences differ per org it acts in.
     await t.users!.setRole(SYSTEM, otherOrg, 1, 'Admin');
@@ -241,11 +230,11 @@ describe('organizations', () => {
 describe('GET /api/dashboards/home', () => {
   /** A fresh user of org 1, in the given teams. */
   async function userInTeams(login: string, teamIds: number[]): Promise<void> {
-    await createUser(login, 'Viewer');
+    await createUser(t, login, { 1: 'Viewer' });
     for (const teamId of teamIds) await addMember(teamId, login);
   }
   const homeOf = async (login: string) => {
-    const res = await as(login).get('/api/dashboards/home');
+    const res = await as(t, login).get('/api/dashboards/home');
     expect(res.status).toBe(200);
     return res.body;
   };
@@ -266,12 +255,12 @@ describe('GET /api/dashboards/home', () => {
     expectUpdated(await t.as.patch(`/api/teams/${team.teamId}/preferences`).send({ homeDashboardUID: 'home-team' }));
     expect(await homeOf('h-member')).toEqual({ redirectUri: '/d/home-team/team-home' });
     expect(await homeOf('h-loner')).toEqual({ redirectUri: '/d/home-org/org-home' });
-    expectUpdated(await as('h-member').put('/api/user/preferences').send({ homeDashboardUID: 'home-user' }));
+    expectUpdated(await as(t, 'h-member').put('/api/user/preferences').send({ homeDashboardUID: 'home-user' }));
     expect(await homeOf('h-member')).toEqual({ redirectUri: '/d/home-user/user-home' });
     // Another org's members keep their built-in home.
     expect(isBuiltIn(await homeOf('stranger'))).toBe(true);
     // Clearing one level uncovers the next.
-    expectUpdated(await as('h-member').patch('/api/user/preferences').send({ homeDashboardUID: '' }));
+    expectUpdated(await as(t, 'h-member').patch('/api/user/preferences').send({ homeDashboardUID: '' }));
     expect(await homeOf('h-member')).toEqual({ redirectUri: '/d/home-team/team-home' });
   });
 
@@ -295,14 +284,14 @@ describe('GET /api/dashboards/home', () => {
     await userInTeams('h-hidden', []);
     await userInTeams('h-deleted', []);
 
-    expectUpdated(await as('h-hidden').put('/api/user/preferences').send({ homeDashboardUID: 'home-secret' }));
-    expect((await as('h-hidden').get('/api/dashboards/uid/home-secret')).status).toBe(403);
+    expectUpdated(await as(t, 'h-hidden').put('/api/user/preferences').send({ homeDashboardUID: 'home-secret' }));
+    expect((await as(t, 'h-hidden').get('/api/dashboards/uid/home-secret')).status).toBe(403);
     expect(isBuiltIn(await homeOf('h-hidden'))).toBe(true);
     // The server admin reads it, so it goes there.
     await t.as.put('/api/user/preferences').send({ homeDashboardUID: 'home-secret' });
     expect((await t.as.get('/api/dashboards/home')).body).toEqual({ redirectUri: '/d/home-secret/secret-home' });
 
-    expectUpdated(await as('h-deleted').put('/api/user/preferences').send({ homeDashboardUID: 'home-gone' }));
+    expectUpdated(await as(t, 'h-deleted').put('/api/user/preferences').send({ homeDashboardUID: 'home-gone' }));
     expect(await homeOf('h-deleted')).toEqual({ redirectUri: '/d/home-gone/gone' });
     expect((await t.as.delete('/api/dashboards/uid/home-gone')).status).toBe(200);
     expect(isBuiltIn(await homeOf('h-deleted'))).toBe(true);

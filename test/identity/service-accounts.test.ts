@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
 import { FOLDERS, RFC3339 } from '../support/paths';
+import { createUser, PASSWORD } from '../support/users';
 
 /**
  * Service accounts and their tokens through HTTP (spec §5.2, §5.3): the anchor's `/api/serviceaccounts` shapes and
@@ -239,7 +240,7 @@ describe('what a service account may never do', () => {
     const sa = await createServiceAccount({ name: 'Would be admin', role: 'Admin' });
     const { key } = await createToken(sa.id);
     const calls: [string, () => Promise<{ status: number; body: unknown }>][] = [
-      ['create user', () => bearer(key).post('/api/admin/users').send({ login: 'sa-made', password: 'password1' })],
+      ['create user', () => bearer(key).post('/api/admin/users').send({ login: 'sa-made', password: PASSWORD })],
       ['make server admin', () => bearer(key).put('/api/admin/users/1/permissions').send({ isSvcAdmin: true })],
       ['set password', () => bearer(key).put('/api/admin/users/1/password').send({ password: 'hijacked1' })],
       ['list orgs', () => bearer(key).get('/api/orgs')],
@@ -291,7 +292,7 @@ describe('what a service account may never do', () => {
     const sa = await createServiceAccount({ name: 'Same number', role: 'Admin' });
     const { key } = await createToken(sa.id);
     // The user whose number is the service account's: users are numbered in order, so made up to it.
-    for (let n = 0; !(await t.users!.userById(sa.id)); n++) await t.users!.createUser(SYSTEM, { login: `user-${sa.id}-${n}`, password: 'password1' });
+    for (let n = 0; !(await t.users!.userById(sa.id)); n++) await t.users!.createUser(SYSTEM, { login: `user-${sa.id}-${n}`, password: PASSWORD });
     const sameId = (await t.users!.userById(sa.id))!;
     expect(sameId.id).toBe(sa.id);
     await t.users!.setRole(SYSTEM, 1, sameId.id, 'Viewer');
@@ -305,9 +306,9 @@ describe('what a service account may never do', () => {
   });
 
   it('is managed only by org admins: an Editor user gets the RBAC 403', async () => {
-    const { id } = await t.users!.createUser(SYSTEM, { login: 'sa-editor', password: 'password1' });
+    const { id } = await createUser(t, 'sa-editor');
     await t.users!.setRole(SYSTEM, 1, id, 'Editor');
-    const res = await t.anonymous.post(SA).auth('sa-editor', 'password1').send({ name: 'By an editor' });
+    const res = await t.anonymous.post(SA).auth('sa-editor', PASSWORD).send({ name: 'By an editor' });
     expect([res.status, res.body]).toEqual([403, { title: 'Access denied', message: "You'll need additional permissions to perform this action. Permissions needed: serviceaccounts:create", accessErrorId: expect.stringMatching(/^ACE\d{10}$/) }]);
   });
 });

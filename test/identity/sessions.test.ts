@@ -7,6 +7,7 @@ import { createApp } from '../../pkg/server/app';
 import { FOLDERS, RFC3339 } from '../support/paths';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
 import supertest from 'supertest';
+import { createUser, PASSWORD } from '../support/users';
 
 /**
  * Login sessions of a frontend (POST /login, GET /logout, the svc_session cookie) and the auth-token endpoints of
@@ -23,10 +24,6 @@ afterAll(async () => {
 const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0';
 
-async function createUser(login: string, password = 'password1'): Promise<number> {
-  return (await t.users!.createUser(SYSTEM, { login, password })).id;
-}
-
 /** The session cookie a login set (`svc_session=<secret>`), and its attributes. */
 function sessionCookie(res: Response): { pair: string; attributes: string } {
   const header = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('svc_session='));
@@ -35,7 +32,7 @@ function sessionCookie(res: Response): { pair: string; attributes: string } {
   return { pair: pair!, attributes: attributes.join('; ') };
 }
 
-async function login(user: string, password = 'password1', userAgent = CHROME_MAC): Promise<string> {
+async function login(user: string, password = PASSWORD, userAgent = CHROME_MAC): Promise<string> {
   const res = await t.anonymous.post('/login').set('User-Agent', userAgent).send({ user, password });
   expect(res.status).toBe(200);
   expect(res.body).toEqual({ message: 'Logged in', redirectUrl: '/' });
@@ -49,8 +46,8 @@ const withCookie = (cookie: string) => ({
 
 describe('POST /login', () => {
   it('sets an HttpOnly session cookie that authenticates /api and /apis', async () => {
-    const id = await createUser('ana');
-    const res = await t.anonymous.post('/login').send({ user: 'ana', password: 'password1' });
+    const id = (await createUser(t, 'ana')).id;
+    const res = await t.anonymous.post('/login').send({ user: 'ana', password: PASSWORD });
     expect(res.status).toBe(200);
     const { pair, attributes } = sessionCookie(res);
     expect(pair).toMatch(/^svc_session=[A-Za-z0-9_-]{43}$/);
@@ -70,7 +67,7 @@ describe('POST /login', () => {
   });
 
   it('stores only a digest of the session secret', async () => {
-    await createUser('digest');
+    await createUser(t, 'digest');
     const pair = await login('digest');
     const secret = pair.slice('svc_session='.length);
     const ctx = { requester: SYSTEM, namespace: IDENTITY_NAMESPACE, fieldManager: 'test' };
@@ -84,8 +81,8 @@ describe('POST /login', () => {
     // The configuration loader refuses such a lifetime (exit 2); a config made another way must not leak sessions.
     const config = { ...t.config, auth: { ...t.config.auth, login_maximum_lifetime_duration: 1e20 } };
     const { app } = createApp({ config, storage: t.storage, registry: t.registry, log: silentLogger, build: { version: 'test', commit: 'test' } });
-    const id = await createUser('no-cookie');
-    const res = await supertest(app).post('/login').send({ user: 'no-cookie', password: 'password1' });
+    const id = (await createUser(t, 'no-cookie')).id;
+    const res = await supertest(app).post('/login').send({ user: 'no-cookie', password: PASSWORD });
     expect(res.status).toBe(500);
     expect(res.headers['set-cookie']).toBeUndefined();
     const sessions = await t.anonymous.get(`/api/admin/users/${id}/auth-tokens`).auth(ADMIN.user, ADMIN.password);
@@ -94,7 +91,7 @@ describe('POST /login', () => {
   });
 
   it('accepts an email as the user, and refuses a wrong password, an unknown user and bad bodies', async () => {
-    await createUser('bob');
+    await createUser(t, 'bob');
     await t.users!.updateUser(SYSTEM, (await t.users!.userByLoginOrEmail('bob'))!.id, (s) => ({ ...s, email: 'bob@example.com' }));
     await login('BOB@example.com');
     for (const body of [{ user: 'bob', password: 'wrong' }, { user: 'nobody', password: 'x' }, { user: 'bob' }, {}]) {
@@ -111,32 +108,32 @@ describe('POST /login', () => {
   });
 
   it('throttles a login after five failures, even with the right password, and basic auth too', async () => {
-    await createUser('carol');
+    await createUser(t, 'carol');
     for (let i = 0; i < 5; i++) {
       const res = await t.anonymous.post('/login').send({ user: 'carol', password: 'wrong' });
       expect(res.status).toBe(401);
     }
-    const blocked = await t.anonymous.post('/login').send({ user: 'carol', password: 'password1' });
+    const blocked = await t.anonymous.post('/login').send({ user: 'carol', password: PASSWORD });
     expect(blocked.status).toBe(401);
     expect(blocked.body).toEqual({ message: 'Invalid username or password' });
-    expect((await t.anonymous.get('/api/user').auth('carol', 'password1')).status).toBe(401);
+    expect((await t.anonymous.get('/api/user').auth('carol', PASSWORD)).status).toBe(401);
     // Other logins are not affected.
-    await createUser('dave');
+    await createUser(t, 'dave');
     await login('dave');
   });
 
   it('refuses disabled users', async () => {
-    const id = await createUser('erin');
+    const id = (await createUser(t, 'erin')).id;
     const pair = await login('erin');
     await t.users!.updateUser(SYSTEM, id, (s) => ({ ...s, isDisabled: true }));
-    expect((await t.anonymous.post('/login').send({ user: 'erin', password: 'password1' })).status).toBe(401);
+    expect((await t.anonymous.post('/login').send({ user: 'erin', password: PASSWORD })).status).toBe(401);
     expect((await withCookie(pair).get('/api/user')).status).toBe(401);
   });
 });
 
 describe('GET /logout', () => {
   it('ends the session and clears the cookie', async () => {
-    await createUser('frank');
+    await createUser(t, 'frank');
     const pair = await login('frank');
     const res = await withCookie(pair).get('/logout');
     expect(res.status).toBe(302);
@@ -155,9 +152,9 @@ describe('GET /logout', () => {
 
 describe('auth tokens', () => {
   it('the admin lists a user\'s sessions with the device read from the User-Agent', async () => {
-    const id = await createUser('gina');
-    await login('gina', 'password1', CHROME_MAC);
-    await login('gina', 'password1', FIREFOX_WINDOWS);
+    const id = (await createUser(t, 'gina')).id;
+    await login('gina', PASSWORD, CHROME_MAC);
+    await login('gina', PASSWORD, FIREFOX_WINDOWS);
     const res = await t.as.get(`/api/admin/users/${id}/auth-tokens`);
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(2);
@@ -172,9 +169,9 @@ describe('auth tokens', () => {
   });
 
   it('revoking a session refuses its next request at once', async () => {
-    const id = await createUser('hank');
+    const id = (await createUser(t, 'hank')).id;
     const pair = await login('hank');
-    const other = await login('hank', 'password1', FIREFOX_WINDOWS);
+    const other = await login('hank', PASSWORD, FIREFOX_WINDOWS);
     expect((await withCookie(pair).get('/api/user')).status).toBe(200);
     const [token] = (await t.as.get(`/api/admin/users/${id}/auth-tokens`)).body;
     const res = await t.as.post(`/api/admin/users/${id}/revoke-auth-token`).send({ authTokenId: token.id });
@@ -188,8 +185,8 @@ describe('auth tokens', () => {
   });
 
   it('a session of another user is not found by its id', async () => {
-    const a = await createUser('ivy');
-    const b = await createUser('jack');
+    const a = (await createUser(t, 'ivy')).id;
+    const b = (await createUser(t, 'jack')).id;
     await login('ivy');
     const [token] = (await t.as.get(`/api/admin/users/${a}/auth-tokens`)).body;
     const res = await t.as.post(`/api/admin/users/${b}/revoke-auth-token`).send({ authTokenId: token.id });
@@ -199,9 +196,9 @@ describe('auth tokens', () => {
   });
 
   it('the admin logs a user out of every device', async () => {
-    const id = await createUser('kate');
+    const id = (await createUser(t, 'kate')).id;
     const one = await login('kate');
-    const two = await login('kate', 'password1', FIREFOX_WINDOWS);
+    const two = await login('kate', PASSWORD, FIREFOX_WINDOWS);
     const res = await t.as.post(`/api/admin/users/${id}/logout`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'User logged out' });
@@ -220,7 +217,7 @@ describe('auth tokens', () => {
     const self = await t.as.post('/api/admin/users/1/logout');
     expect(self.status).toBe(400);
     expect(self.body).toEqual({ message: 'You cannot logout yourself' });
-    const id = await createUser('liam');
+    const id = (await createUser(t, 'liam')).id;
     const pair = await login('liam');
     const denied = await withCookie(pair).get(`/api/admin/users/${id}/auth-tokens`);
     expect(denied.status).toBe(403);
@@ -228,9 +225,9 @@ describe('auth tokens', () => {
   });
 
   it('a signed-in user lists its own sessions, the current one active, and revokes the others but not that one', async () => {
-    await createUser('mia');
+    await createUser(t, 'mia');
     const current = await login('mia');
-    const other = await login('mia', 'password1', FIREFOX_WINDOWS);
+    const other = await login('mia', PASSWORD, FIREFOX_WINDOWS);
     const res = await withCookie(current).get('/api/user/auth-tokens');
     expect(res.status).toBe(200);
     const active = res.body.find((x: { isActive: boolean }) => x.isActive);
@@ -265,7 +262,7 @@ describe('auth tokens', () => {
   });
 
   it('seenAt is written at most once a minute, not on every request', async () => {
-    const id = await createUser('noah');
+    const id = (await createUser(t, 'noah')).id;
     const pair = await login('noah');
     const before = (await t.as.get(`/api/admin/users/${id}/auth-tokens`)).body[0];
     const ctx = { requester: SYSTEM, namespace: IDENTITY_NAMESPACE, fieldManager: 'test' };
@@ -277,7 +274,7 @@ describe('auth tokens', () => {
   });
 
   it('deleting a user ends its sessions', async () => {
-    const id = await createUser('olga');
+    const id = (await createUser(t, 'olga')).id;
     const pair = await login('olga');
     expect((await t.as.delete(`/api/admin/users/${id}`)).body).toEqual({ message: 'User deleted' });
     expect((await withCookie(pair).get('/api/user')).status).toBe(401);
@@ -291,14 +288,14 @@ describe('session lifetimes', () => {
   let short: TestApp;
   beforeAll(async () => {
     short = await startTestApp(['--auth.login_maximum_inactive_lifetime_duration=2s', '--auth.login_maximum_lifetime_duration=4s', '--auth.login_cookie_name=my_session', '--server.protocol=https']);
-    await short.users!.createUser(SYSTEM, { login: 'pat', password: 'password1' });
+    await createUser(short, 'pat');
   });
   afterAll(async () => {
     await short.close();
   });
 
   async function shortLogin(): Promise<{ pair: string; attributes: string }> {
-    const res = await short.anonymous.post('/login').send({ user: 'pat', password: 'password1' });
+    const res = await short.anonymous.post('/login').send({ user: 'pat', password: PASSWORD });
     expect(res.status).toBe(200);
     const header = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('my_session='))!;
     const [pair, ...attributes] = header.split(';').map((s) => s.trim());

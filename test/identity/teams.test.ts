@@ -4,6 +4,7 @@ import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { StoredPermissions } from '../../pkg/auth/stored-permissions';
 import { FOLDERS } from '../support/paths';
 import { startTestApp, type TestApp } from '../support/app';
+import { as, createUser } from '../support/users';
 
 /**
  * Teams through the legacy API (/api/teams), on the stored Team and TeamBinding kinds: the anchor's shapes and
@@ -18,19 +19,6 @@ afterAll(async () => {
 });
 
 const DENIED = /^You'll need additional permissions to perform this action\. Permissions needed: /;
-
-async function createUser(login: string, role: 'Viewer' | 'Editor' | 'Admin' = 'Viewer', orgId = 1): Promise<number> {
-  const user = await t.users!.createUser(SYSTEM, { login, email: `${login}@example.com`, name: login, password: 'password1', orgId });
-  await t.users!.setRole(SYSTEM, orgId, user.id, role);
-  return user.id;
-}
-
-const as = (login: string) => ({
-  get: (p: string) => t.anonymous.get(p).auth(login, 'password1'),
-  post: (p: string) => t.anonymous.post(p).auth(login, 'password1'),
-  put: (p: string) => t.anonymous.put(p).auth(login, 'password1'),
-  delete: (p: string) => t.anonymous.delete(p).auth(login, 'password1'),
-});
 
 async function createTeam(name: string, email = ''): Promise<{ teamId: number; uid: string }> {
   const res = await t.as.post('/api/teams').send({ name, email });
@@ -168,7 +156,7 @@ describe('team search', () => {
 describe('team members', () => {
   it('adds, lists, updates and removes members, with the anchor messages', async () => {
     const { teamId } = await createTeam('Members');
-    const ana = await createUser('ana');
+    const ana = (await createUser(t, 'ana', { 1: 'Viewer' })).id;
     const add = await t.as.post(`/api/teams/${teamId}/members`).send({ userId: ana });
     expect(add.status).toBe(200);
     expect(add.body).toEqual({ message: 'Member added to Team' });
@@ -206,8 +194,8 @@ describe('team members', () => {
 
   it('sets the members and admins at once by email (PUT /members)', async () => {
     const { teamId } = await createTeam('Bulk');
-    await createUser('bulk1');
-    const bulk2 = await createUser('bulk2');
+    await createUser(t, 'bulk1', { 1: 'Viewer' });
+    const bulk2 = (await createUser(t, 'bulk2', { 1: 'Viewer' })).id;
     await t.as.post(`/api/teams/${teamId}/members`).send({ userId: bulk2 });
     const res = await t.as.put(`/api/teams/${teamId}/members`).send({ members: ['bulk1@example.com'], admins: ['admin@localhost'] });
     expect(res.status).toBe(200);
@@ -226,8 +214,8 @@ describe('team members', () => {
 
   it('a deleted user, or one removed from the org, leaves its teams', async () => {
     const { teamId } = await createTeam('Leavers');
-    const bo = await createUser('bo');
-    const cy = await createUser('cy');
+    const bo = (await createUser(t, 'bo', { 1: 'Viewer' })).id;
+    const cy = (await createUser(t, 'cy', { 1: 'Viewer' })).id;
     const org2 = await t.users!.createOrg(SYSTEM, 'Leavers Org');
     await t.users!.setRole(SYSTEM, org2.id, cy, 'Viewer');
     for (const userId of [bo, cy]) await t.as.post(`/api/teams/${teamId}/members`).send({ userId });
@@ -246,15 +234,15 @@ describe('who may do what', () => {
   beforeAll(async () => {
     teamId = (await createTeam('Viewers Team')).teamId;
     other = (await createTeam('Not Theirs')).teamId;
-    const vic = await createUser('vic', 'Viewer');
-    await createUser('eddie', 'Editor');
-    await createUser('lonely', 'Viewer');
+    const vic = (await createUser(t, 'vic', { 1: 'Viewer' })).id;
+    await createUser(t, 'eddie', { 1: 'Editor' });
+    await createUser(t, 'lonely', { 1: 'Viewer' });
     await t.as.post(`/api/teams/${teamId}/members`).send({ userId: vic });
   });
 
   it('Viewers and Editors may not create teams', async () => {
     for (const login of ['vic', 'eddie']) {
-      const res = await as(login).post('/api/teams').send({ name: `${login} team` });
+      const res = await as(t, login).post('/api/teams').send({ name: `${login} team` });
       expect(res.status).toBe(403);
       expect(res.body.message).toMatch(DENIED);
       expect(res.body.message).toContain('teams:create');
@@ -263,48 +251,48 @@ describe('who may do what', () => {
   });
 
   it('a member reads its own team (and finds only it), not the others, and may not change it', async () => {
-    const own = await as('vic').get(`/api/teams/${teamId}`);
+    const own = await as(t, 'vic').get(`/api/teams/${teamId}`);
     expect(own.status).toBe(200);
     expect(own.body).toMatchObject({ id: teamId, name: 'Viewers Team', permission: 0 });
-    const notOwn = await as('vic').get(`/api/teams/${other}`);
+    const notOwn = await as(t, 'vic').get(`/api/teams/${other}`);
     expect(notOwn.status).toBe(403);
     expect(notOwn.body.message).toContain('teams:read');
-    const search = await as('vic').get('/api/teams/search');
+    const search = await as(t, 'vic').get('/api/teams/search');
     expect(search.body).toMatchObject({ totalCount: 1, teams: [{ id: teamId }] });
-    expect((await as('vic').put(`/api/teams/${teamId}`).send({ name: 'Mine' })).status).toBe(403);
-    expect((await as('vic').delete(`/api/teams/${teamId}`)).status).toBe(403);
-    expect((await as('vic').get(`/api/teams/${teamId}/members`)).status).toBe(403);
+    expect((await as(t, 'vic').put(`/api/teams/${teamId}`).send({ name: 'Mine' })).status).toBe(403);
+    expect((await as(t, 'vic').delete(`/api/teams/${teamId}`)).status).toBe(403);
+    expect((await as(t, 'vic').get(`/api/teams/${teamId}/members`)).status).toBe(403);
   });
 
   it('with ?accesscontrol=true a team says which team actions the caller holds on it', async () => {
-    const member = await as('vic').get(`/api/teams/${teamId}?accesscontrol=true`);
+    const member = await as(t, 'vic').get(`/api/teams/${teamId}?accesscontrol=true`);
     expect(member.body.accessControl).toEqual({ 'teams:read': true });
     const admin = await t.as.get(`/api/teams/${teamId}?accesscontrol=true`);
     expect(Object.keys(admin.body.accessControl).sort()).toEqual([
       'teams.permissions:read', 'teams.permissions:write', 'teams.roles:add', 'teams.roles:read', 'teams.roles:remove', 'teams:delete', 'teams:read', 'teams:write',
     ]);
-    const search = await as('vic').get('/api/teams/search?accesscontrol=true');
+    const search = await as(t, 'vic').get('/api/teams/search?accesscontrol=true');
     expect(search.body.teams[0].accessControl).toEqual({ 'teams:read': true });
     expect((await t.as.get(`/api/teams/${teamId}`)).body).not.toHaveProperty('accessControl');
   });
 
   it('a user in no team may not search teams', async () => {
-    const res = await as('lonely').get('/api/teams/search');
+    const res = await as(t, 'lonely').get('/api/teams/search');
     expect(res.status).toBe(403);
     expect(res.body.message).toContain('teams:read');
   });
 
   it('a team Admin manages its team without being an org Admin', async () => {
     const { teamId: id } = await createTeam('Delegated');
-    const tara = await createUser('tara', 'Viewer');
-    const sam = await createUser('sam', 'Viewer');
+    const tara = (await createUser(t, 'tara', { 1: 'Viewer' })).id;
+    const sam = (await createUser(t, 'sam', { 1: 'Viewer' })).id;
     await t.as.post(`/api/teams/${id}/members`).send({ userId: tara });
     await t.as.put(`/api/teams/${id}/members/${tara}`).send({ permission: 4 });
-    expect((await as('tara').post(`/api/teams/${id}/members`).send({ userId: sam })).body).toEqual({ message: 'Member added to Team' });
-    expect((await as('tara').put(`/api/teams/${id}`).send({ name: 'Delegated 2' })).body).toEqual({ message: 'Team updated' });
-    expect((await as('tara').get(`/api/teams/${id}/members`)).body).toHaveLength(3);
+    expect((await as(t, 'tara').post(`/api/teams/${id}/members`).send({ userId: sam })).body).toEqual({ message: 'Member added to Team' });
+    expect((await as(t, 'tara').put(`/api/teams/${id}`).send({ name: 'Delegated 2' })).body).toEqual({ message: 'Team updated' });
+    expect((await as(t, 'tara').get(`/api/teams/${id}/members`)).body).toHaveLength(3);
     // Still not another team's.
-    expect((await as('tara').put(`/api/teams/${other}`).send({ name: 'x' })).status).toBe(403);
+    expect((await as(t, 'tara').put(`/api/teams/${other}`).send({ name: 'x' })).status).toBe(403);
   });
 });
 
@@ -313,8 +301,8 @@ describe('managed permissions granted to a team', () => {
     const created = await t.as.post(FOLDERS).send({ metadata: { name: 'team-only' }, spec: { title: 'Team only' } });
     expect(created.status).toBe(201);
     const { teamId, uid } = await createTeam('Folder Readers');
-    const inTeam = await createUser('fr-member', 'Viewer');
-    await createUser('fr-outsider', 'Viewer');
+    const inTeam = (await createUser(t, 'fr-member', { 1: 'Viewer' })).id;
+    await createUser(t, 'fr-outsider', { 1: 'Viewer' });
     await t.as.post(`/api/teams/${teamId}/members`).send({ userId: inTeam });
     // Only the team may view the folder (as an admin would set it in the folder's permissions).
     const permissions = new StoredPermissions(t.users!.registry);
@@ -322,10 +310,10 @@ describe('managed permissions granted to a team', () => {
       { resource: 'folders', uid: 'team-only', grantee: { kind: 'role', role: 'Admin' }, permission: 'Admin' },
       { resource: 'folders', uid: 'team-only', grantee: { kind: 'team', uid }, permission: 'View' },
     ]);
-    expect((await as('fr-member').get(`${FOLDERS}/team-only`)).status).toBe(200);
-    expect((await as('fr-outsider').get(`${FOLDERS}/team-only`)).status).toBe(403);
+    expect((await as(t, 'fr-member').get(`${FOLDERS}/team-only`)).status).toBe(200);
+    expect((await as(t, 'fr-outsider').get(`${FOLDERS}/team-only`)).status).toBe(403);
     await t.as.delete(`/api/teams/${teamId}/members/${inTeam}`);
-    expect((await as('fr-member').get(`${FOLDERS}/team-only`)).status).toBe(403);
+    expect((await as(t, 'fr-member').get(`${FOLDERS}/team-only`)).status).toBe(403);
   });
 });
 
@@ -354,7 +342,7 @@ describe('organizations', () => {
     expect(search2.body.teams.map((x: { id: number }) => x.id)).toEqual([id2]);
 
     // A user of org 1 only cannot be added to a team of org 2.
-    const dee = await createUser('dee');
+    const dee = (await createUser(t, 'dee', { 1: 'Viewer' })).id;
     expect((await t.as.post(`/api/teams/${id2}/members`).set(...hdr).send({ userId: dee })).body).toEqual({ message: 'User not found' });
   });
 });

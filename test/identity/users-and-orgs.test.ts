@@ -1,4 +1,5 @@
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
+import { as, PASSWORD } from '../support/users';
 
 /**
  * Users, organizations and org selection through HTTP (legacy /api), on the stored identity kinds. Users are made
@@ -12,20 +13,13 @@ afterAll(async () => {
   await t.close();
 });
 
-async function createUser(login: string, password = 'password1', extra: Record<string, unknown> = {}): Promise<number> {
+/** A user made by `POST /api/admin/users`, as an operator makes one. */
+async function createUserByAdmin(login: string, password = PASSWORD, extra: Record<string, unknown> = {}): Promise<number> {
   const res = await t.as.post('/api/admin/users').send({ login, email: `${login}@example.com`, name: login, password, ...extra });
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ message: 'User created' });
   return res.body.id as number;
 }
-
-const as = (login: string, password = 'password1') => ({
-  get: (p: string) => t.anonymous.get(p).auth(login, password),
-  post: (p: string) => t.anonymous.post(p).auth(login, password),
-  put: (p: string) => t.anonymous.put(p).auth(login, password),
-  patch: (p: string) => t.anonymous.patch(p).auth(login, password),
-  delete: (p: string) => t.anonymous.delete(p).auth(login, password),
-});
 
 describe('start-up', () => {
   it('stores org 1 and the configured admin, a server admin and Admin of org 1', async () => {
@@ -65,61 +59,61 @@ describe('authentication', () => {
   });
 
   it('logs in by login or email and blocks a login after five failures, even with the right password', async () => {
-    await createUser('throttled');
-    expect((await as('throttled@example.com').get('/api/user')).status).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await as('throttled', 'bad').get('/api/user')).status).toBe(401);
-    expect((await as('throttled').get('/api/user')).status).toBe(401);
+    await createUserByAdmin('throttled');
+    expect((await as(t, 'throttled@example.com').get('/api/user')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await as(t, 'throttled', 'bad').get('/api/user')).status).toBe(401);
+    expect((await as(t, 'throttled').get('/api/user')).status).toBe(401);
   });
 
   it('refuses disabled users', async () => {
-    const id = await createUser('disabled');
-    expect((await as('disabled').get('/api/user')).status).toBe(200);
+    const id = await createUserByAdmin('disabled');
+    expect((await as(t, 'disabled').get('/api/user')).status).toBe(200);
     await t.users!.updateUser({ identity: 'user:test' }, id, (s) => ({ ...s, isDisabled: true }));
-    expect((await as('disabled').get('/api/user')).status).toBe(401);
+    expect((await as(t, 'disabled').get('/api/user')).status).toBe(401);
   });
 
   it('a password change invalidates the remembered login at once', async () => {
-    const id = await createUser('changer', 'first-pw');
-    expect((await as('changer', 'first-pw').get('/api/user')).status).toBe(200);
+    const id = await createUserByAdmin('changer', 'first-pw');
+    expect((await as(t, 'changer', 'first-pw').get('/api/user')).status).toBe(200);
     const res = await t.as.put(`/api/admin/users/${id}/password`).send({ password: 'second-pw' });
     expect(res.body).toEqual({ message: 'User password updated' });
-    expect((await as('changer', 'first-pw').get('/api/user')).status).toBe(401);
-    expect((await as('changer', 'second-pw').get('/api/user')).status).toBe(200);
+    expect((await as(t, 'changer', 'first-pw').get('/api/user')).status).toBe(401);
+    expect((await as(t, 'changer', 'second-pw').get('/api/user')).status).toBe(200);
   });
 });
 
 describe('admin users endpoints', () => {
   it('are for server admins only', async () => {
-    await createUser('plain');
-    const res = await as('plain').post('/api/admin/users').send({ login: 'x', password: 'password1' });
+    await createUserByAdmin('plain');
+    const res = await as(t, 'plain').post('/api/admin/users').send({ login: 'x', password: PASSWORD });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: 'Permission denied' });
   });
 
   it('create (new users join org 1 as Viewer), refuse duplicates, grant server admin, delete', async () => {
-    const id = await createUser('dora');
-    const me = await as('dora').get('/api/user');
+    const id = await createUserByAdmin('dora');
+    const me = await as(t, 'dora').get('/api/user');
     expect(me.body).toMatchObject({ id, login: 'dora', orgId: 1, isSvcAdmin: false });
-    expect((await as('dora').get('/api/user/orgs')).body).toEqual([{ orgId: 1, name: 'Main Org.', role: 'Viewer' }]);
-    const dup = await t.as.post('/api/admin/users').send({ login: 'DORA', password: 'password1' });
+    expect((await as(t, 'dora').get('/api/user/orgs')).body).toEqual([{ orgId: 1, name: 'Main Org.', role: 'Viewer' }]);
+    const dup = await t.as.post('/api/admin/users').send({ login: 'DORA', password: PASSWORD });
     expect(dup.status).toBe(412);
     expect(dup.body).toEqual({ message: 'User with same email or login already exists' });
     expect((await t.as.post('/api/admin/users').send({ login: 'short', password: 'x' })).status).toBe(400);
 
     const perm = await t.as.put(`/api/admin/users/${id}/permissions`).send({ isSvcAdmin: true });
     expect(perm.body).toEqual({ message: 'User permissions updated' });
-    expect((await as('dora').get('/api/user')).body.isSvcAdmin).toBe(true);
+    expect((await as(t, 'dora').get('/api/user')).body.isSvcAdmin).toBe(true);
 
     const del = await t.as.delete(`/api/admin/users/${id}`);
     expect(del.body).toEqual({ message: 'User deleted' });
-    expect((await as('dora').get('/api/user')).status).toBe(401);
+    expect((await as(t, 'dora').get('/api/user')).status).toBe(401);
     expect((await t.as.delete(`/api/admin/users/${id}`)).body).toEqual({ message: 'User not found' });
   });
 
   it('never give a deleted user\'s id to another user', async () => {
-    const gone = [await createUser('gone-1'), await createUser('gone-2')];
+    const gone = [await createUserByAdmin('gone-1'), await createUserByAdmin('gone-2')];
     for (const id of gone) expect((await t.as.delete(`/api/admin/users/${id}`)).status).toBe(200);
-    const next = [await createUser('next-1'), await createUser('next-2')];
+    const next = [await createUserByAdmin('next-1'), await createUserByAdmin('next-2')];
     expect(next.every((id) => id > Math.max(...gone))).toBe(true);
     const ids = ((await t.as.get('/api/users')).body as { id: number }[]).map((u) => u.id);
     expect(ids.filter((id) => gone.includes(id))).toEqual([]);
@@ -131,25 +125,25 @@ describe('admin users endpoints', () => {
     const demote = await t.as.put('/api/admin/users/1/permissions').send({ isSvcAdmin: false });
     expect([demote.status, demote.body]).toEqual([400, { message: 'cannot remove last server admin' }]);
     // With a second server admin, each may go, but not both.
-    const other = await createUser('second-admin');
+    const other = await createUserByAdmin('second-admin');
     expect((await t.as.put(`/api/admin/users/${other}/permissions`).send({ isSvcAdmin: true })).status).toBe(200);
     expect((await t.as.put('/api/admin/users/1/permissions').send({ isSvcAdmin: false })).status).toBe(200);
     expect((await t.as.get('/api/user')).body.isSvcAdmin).toBe(false);
-    const last = await as('second-admin').put(`/api/admin/users/${other}/permissions`).send({ isSvcAdmin: false });
+    const last = await as(t, 'second-admin').put(`/api/admin/users/${other}/permissions`).send({ isSvcAdmin: false });
     expect([last.status, last.body]).toEqual([400, { message: 'cannot remove last server admin' }]);
-    expect((await as('second-admin').put('/api/admin/users/1/permissions').send({ isSvcAdmin: true })).status).toBe(200);
+    expect((await as(t, 'second-admin').put('/api/admin/users/1/permissions').send({ isSvcAdmin: true })).status).toBe(200);
     expect((await t.as.delete(`/api/admin/users/${other}`)).status).toBe(200);
     // Two admins removing each other's server-admin permission at once: exactly one succeeds (the other is refused
     // as the last server admin's removal, or, when it came second, as no server admin any more).
-    const third = await createUser('third-admin');
+    const third = await createUserByAdmin('third-admin');
     expect((await t.as.put(`/api/admin/users/${third}/permissions`).send({ isSvcAdmin: true })).status).toBe(200);
     const both = await Promise.all([
       t.as.put(`/api/admin/users/${third}/permissions`).send({ isSvcAdmin: false }),
-      as('third-admin').put('/api/admin/users/1/permissions').send({ isSvcAdmin: false }),
+      as(t, 'third-admin').put('/api/admin/users/1/permissions').send({ isSvcAdmin: false }),
     ]);
     expect(both.filter((r) => r.status === 200)).toHaveLength(1);
     expect(both.filter((r) => r.status === 400 || r.status === 403)).toHaveLength(1);
-    if (both[1].status === 200) expect((await as('third-admin').put('/api/admin/users/1/permissions').send({ isSvcAdmin: true })).status).toBe(200);
+    if (both[1].status === 200) expect((await as(t, 'third-admin').put('/api/admin/users/1/permissions').send({ isSvcAdmin: true })).status).toBe(200);
     // The admin is still a server admin and still a member of org 1.
     expect((await t.as.get('/api/user')).body).toMatchObject({ id: 1, isSvcAdmin: true });
     expect((await t.as.get('/api/user/orgs')).body).toEqual([{ orgId: 1, name: 'Main Org.', role: 'Admin' }]);
@@ -158,9 +152,9 @@ describe('admin users endpoints', () => {
   it('new users join with users.auto_assign_org_role', async () => {
     const editors = await startTestApp(['--users.auto_assign_org_role=Editor']);
     try {
-      const res = await editors.as.post('/api/admin/users').send({ login: 'eve', password: 'password1' });
+      const res = await editors.as.post('/api/admin/users').send({ login: 'eve', password: PASSWORD });
       expect(res.status).toBe(200);
-      const orgs = await editors.anonymous.get('/api/user/orgs').auth('eve', 'password1');
+      const orgs = await editors.anonymous.get('/api/user/orgs').auth('eve', PASSWORD);
       expect(orgs.body).toEqual([{ orgId: 1, name: 'Main Org.', role: 'Editor' }]);
     } finally {
       await editors.close();
@@ -180,15 +174,15 @@ describe('organizations', () => {
     expect(orgId).toBeGreaterThan(1);
     expect((await t.as.get('/api/orgs')).body).toEqual(expect.arrayContaining([{ id: 1, name: 'Main Org.' }, { id: orgId, name: 'Ops' }]));
     expect((await t.as.post('/api/orgs').send({ name: 'ops' })).status).toBe(409);
-    await createUser('nonadmin');
-    expect((await as('nonadmin').get('/api/orgs')).status).toBe(403);
+    await createUserByAdmin('nonadmin');
+    expect((await as(t, 'nonadmin').get('/api/orgs')).status).toBe(403);
   });
 
   it('selects the org by X-Svc-Org-Id for members only, and switches the current org', async () => {
     const me = await t.as.get('/api/user').set('X-Svc-Org-Id', String(orgId));
     expect(me.body.orgId).toBe(orgId);
-    await createUser('outsider');
-    const denied = await as('outsider').get('/api/user').set('X-Svc-Org-Id', String(orgId));
+    await createUserByAdmin('outsider');
+    const denied = await as(t, 'outsider').get('/api/user').set('X-Svc-Org-Id', String(orgId));
     expect(denied.status).toBe(403);
     expect(denied.body).toEqual({ message: 'Permission denied' });
     // A header that names no organization at all is the client's mistake, not a refusal.
@@ -196,7 +190,7 @@ describe('organizations', () => {
       const res = await t.as.get('/api/user').set('X-Svc-Org-Id', bad);
       expect([bad, res.status, res.body]).toEqual([bad, 400, { message: 'invalid X-Svc-Org-Id header: expected an organization id' }]);
     }
-    const notValid = await as('outsider').post(`/api/user/using/${orgId}`);
+    const notValid = await as(t, 'outsider').post(`/api/user/using/${orgId}`);
     expect(notValid.status).toBe(401);
     expect(notValid.body).toEqual({ message: 'Not a valid organization' });
 
@@ -207,7 +201,7 @@ describe('organizations', () => {
   });
 
   it('manages the members of the current org', async () => {
-    const id = await createUser('member');
+    const id = await createUserByAdmin('member');
     const hdr = ['X-Svc-Org-Id', String(orgId)] as const;
     const add = await t.as.post('/api/org/users').set(...hdr).send({ loginOrEmail: 'member@example.com', role: 'Viewer' });
     expect(add.body).toEqual({ message: 'User added to organization', userId: id });
@@ -219,21 +213,21 @@ describe('organizations', () => {
 
     const list = await t.as.get('/api/org/users').set(...hdr);
     expect(list.body.map((u: { login: string; role: string }) => [u.login, u.role])).toEqual([[ADMIN.user, 'Admin'], ['member', 'Viewer']]);
-    expect((await as('member').get('/api/org/users').set(...hdr)).status).toBe(403);
+    expect((await as(t, 'member').get('/api/org/users').set(...hdr)).status).toBe(403);
 
     const upd = await t.as.patch(`/api/org/users/${id}`).set(...hdr).send({ role: 'Editor' });
     expect(upd.body).toEqual({ message: 'Organization user updated' });
-    expect((await as('member').get('/api/user/orgs')).body).toContainEqual({ orgId, name: 'Ops', role: 'Editor' });
+    expect((await as(t, 'member').get('/api/user/orgs')).body).toContainEqual({ orgId, name: 'Ops', role: 'Editor' });
     // The last Admin stays.
     expect((await t.as.patch('/api/org/users/1').set(...hdr).send({ role: 'Viewer' })).body).toEqual({ message: 'Cannot change role so that there is no organization admin left' });
     expect((await t.as.delete('/api/org/users/1').set(...hdr)).body).toEqual({ message: 'Cannot remove last organization admin' });
 
     const del = await t.as.delete(`/api/org/users/${id}`).set(...hdr);
     expect(del.body).toEqual({ message: 'User removed from organization' });
-    expect((await as('member').get('/api/user').set(...hdr)).status).toBe(403);
+    expect((await as(t, 'member').get('/api/user').set(...hdr)).status).toBe(403);
     // Removed from its last organization, a user is deleted, as in the anchor.
     const last = await t.as.delete(`/api/org/users/${id}`);
     expect(last.body).toEqual({ message: 'User deleted' });
-    expect((await as('member').get('/api/user')).status).toBe(401);
+    expect((await as(t, 'member').get('/api/user')).status).toBe(401);
   });
 });

@@ -1,13 +1,14 @@
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { RFC3339 } from '../support/paths';
 import { startTestApp, type TestApp } from '../support/app';
+import { PASSWORD } from '../support/users';
 
 /** `GET /api/users/search` and `GET /api/users` (server admins): the anchor's SearchUserQueryResult and hits. */
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
   for (const [login, name] of [['zed', 'Zed Last'], ['amy', 'Amy Adams'], ['ben', 'Ben Amyson'], ['cat', 'Cat']]) {
-    await t.users!.createUser(SYSTEM, { login, name, email: `${login}@example.com`, password: 'password1' });
+    await t.users!.createUser(SYSTEM, { login, name, email: `${login}@example.com`, password: PASSWORD });
   }
 });
 afterAll(async () => {
@@ -51,7 +52,7 @@ describe('GET /api/users/search', () => {
       avatarUrl: expect.stringMatching(/^\/avatar\/[0-9a-f]{32}$/), isAdmin: false, isDisabled: false,
       lastSeenAt: expect.stringMatching(RFC3339), lastSeenAtAge: '10 years', authLabels: [],
     });
-    expect((await t.anonymous.post('/login').send({ user: 'cat', password: 'password1' })).status).toBe(200);
+    expect((await t.anonymous.post('/login').send({ user: 'cat', password: PASSWORD })).status).toBe(200);
     const seen = (await t.as.get('/api/users/search?query=cat')).body.users[0];
     expect(seen.lastSeenAtAge).toBe('< 1 minute');
     expect(Date.now() - Date.parse(seen.lastSeenAt)).toBeLessThan(60_000);
@@ -62,10 +63,10 @@ describe('GET /api/users/search', () => {
 
   it('is for server admins only', async () => {
     await t.users!.setRole(SYSTEM, 1, (await t.users!.userByLoginOrEmail('amy'))!.id, 'Admin');
-    const res = await t.anonymous.get('/api/users/search').auth('amy', 'password1');
+    const res = await t.anonymous.get('/api/users/search').auth('amy', PASSWORD);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: 'Permission denied' });
-    expect((await t.anonymous.get('/api/users').auth('amy', 'password1')).status).toBe(403);
+    expect((await t.anonymous.get('/api/users').auth('amy', PASSWORD)).status).toBe(403);
     expect((await t.anonymous.get('/api/users/search')).status).toBe(401);
   });
 });

@@ -1,4 +1,5 @@
-import { as, member, openWatch, type OpenWatch, PASSWORD } from '../access/access-support';
+import { openWatch, type OpenWatch } from '../access/access-support';
+import { as, createUser, PASSWORD } from '../support/users';
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS } from '../support/paths';
 
@@ -95,7 +96,7 @@ describe('a user', () => {
   it('its org role set to None: 410; removed from the org: 403', async () => {
     // A member of a second org too: removed from its last org, a user is deleted (401, below).
     const org2 = (await t.as.post('/api/orgs').send({ name: 'Second' }).expect(200)).body.orgId as number;
-    const u = await member(t, 'demoted', { 1: 'Editor', [org2]: 'Viewer' });
+    const u = await createUser(t, 'demoted', { 1: 'Editor', [org2]: 'Viewer' });
     let w = await watching({ login: 'demoted' });
     try {
       await t.as.patch(`/api/org/users/${u.id}`).send({ role: 'None' }).expect(200);
@@ -112,8 +113,8 @@ describe('a user', () => {
   });
 
   it('deleted: 401; its password changed: 401', async () => {
-    const gone = await member(t, 'gone', { 1: 'Viewer' });
-    const moved = await member(t, 'moved', { 1: 'Viewer' });
+    const gone = await createUser(t, 'gone', { 1: 'Viewer' });
+    const moved = await createUser(t, 'moved', { 1: 'Viewer' });
     const w1 = await watching({ login: 'gone' });
     const w2 = await watching({ login: 'moved' });
     try {
@@ -132,7 +133,7 @@ describe('a user', () => {
   });
 
   it('its session logged out: the watch on the session cookie ends with 401', async () => {
-    await member(t, 'browser', { 1: 'Viewer' });
+    await createUser(t, 'browser', { 1: 'Viewer' });
     const login = await t.anonymous.post('/login').send({ user: 'browser', password: PASSWORD }).expect(200);
     const cookie = String(login.headers['set-cookie']).split(';')[0];
     const w = await watching({ headers: { Cookie: cookie } });

@@ -6,6 +6,7 @@ import type supertest from 'supertest';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS, RFC3339 } from '../support/paths';
+import { createUser, PASSWORD } from '../support/users';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -187,17 +188,17 @@ describe('GET and DELETE /api/dashboards/uid/:uid', () => {
   });
 
   it('shows what a Viewer may do', async () => {
-    const vera = await t.users!.createUser(SYSTEM, { login: 'vera', password: 'password1' });
+    const vera = await createUser(t, 'vera');
     await t.users!.setRole(SYSTEM, 1, vera.id, 'Viewer');
     await save({ dashboard: { uid: 'seen', title: 'Seen' } });
-    const res = await t.anonymous.get('/api/dashboards/uid/seen').auth('vera', 'password1');
+    const res = await t.anonymous.get('/api/dashboards/uid/seen').auth('vera', PASSWORD);
     expect(res.status).toBe(200);
     expect(res.body.meta).toMatchObject({ canSave: false, canEdit: false, canAdmin: false, canDelete: false, canStar: true, createdBy: 'admin' });
   });
 
   it("refuses a Viewer's saves, deletes and the version history with the permission it lacks, changing nothing", async () => {
     await save({ dashboard: { uid: 'guarded', title: 'Guarded' } });
-    const vera = (method: 'post' | 'delete' | 'get', path: string) => t.anonymous[method](path).auth('vera', 'password1');
+    const vera = (method: 'post' | 'delete' | 'get', path: string) => t.anonymous[method](path).auth('vera', PASSWORD);
     const cases: [supertest.Test, string][] = [
       [vera('post', '/api/dashboards/db').send({ dashboard: { uid: 'guarded', title: 'Mine now' }, overwrite: true }), 'dashboards:create or dashboards:write'],
       [vera('delete', '/api/dashboards/uid/guarded'), 'dashboards:delete'],
@@ -213,7 +214,7 @@ describe('GET and DELETE /api/dashboards/uid/:uid', () => {
   });
 
   it('an overwrite of an existing uid is an update: an Editor with Edit on the dashboard needs no create in its folder', async () => {
-    const eddie = await t.users!.createUser(SYSTEM, { login: 'eddie', password: 'password1' });
+    const eddie = await createUser(t, 'eddie');
     await t.users!.setRole(SYSTEM, 1, eddie.id, 'Editor');
     await t.as.post('/api/folders').send({ uid: 'view-only', title: 'View only' });
     // Editors may only view in this folder, so may create nothing in it; eddie may edit the one dashboard.
@@ -221,7 +222,7 @@ describe('GET and DELETE /api/dashboards/uid/:uid', () => {
     await save({ dashboard: { uid: 'eddies', title: 'Eddie\'s' }, folderUid: 'view-only' });
     await save({ dashboard: { uid: 'not-eddies', title: 'Not Eddie\'s' }, folderUid: 'view-only' });
     expect((await t.as.post('/api/dashboards/uid/eddies/permissions').send({ items: [{ userId: eddie.id, permission: 2 }] })).status).toBe(200);
-    const asEddie = (body: object) => t.anonymous.post('/api/dashboards/db').auth('eddie', 'password1').send(body);
+    const asEddie = (body: object) => t.anonymous.post('/api/dashboards/db').auth('eddie', PASSWORD).send(body);
 
     const over = await asEddie({ dashboard: { uid: 'eddies', title: 'Edited by Eddie' }, folderUid: 'view-only', overwrite: true });
     expect([over.status, over.body]).toEqual([200, expect.objectContaining({ uid: 'eddies', version: 2, folderUid: 'view-only' })]);
@@ -262,7 +263,7 @@ describe('GET /api/dashboards/home and /api/dashboards/tags', () => {
     expect(res.status).toBe(200);
     expect(res.body.dashboard).toMatchObject({ title: 'Home', version: 0, panels: expect.any(Array) });
     expect(res.body.meta).toMatchObject({ isHome: true, canSave: false, canEdit: true, canStar: false, canDelete: false, url: '/', folderTitle: 'General', version: 0 });
-    const viewer = await t.anonymous.get('/api/dashboards/home').auth('vera', 'password1');
+    const viewer = await t.anonymous.get('/api/dashboards/home').auth('vera', PASSWORD);
     expect(viewer.body.meta).toMatchObject({ isHome: true, canEdit: false });
   });
 

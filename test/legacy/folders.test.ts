@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
 import { FOLDERS, RFC3339 } from '../support/paths';
+import { as, createUser, PASSWORD } from '../support/users';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,11 +25,6 @@ async function create(body: Record<string, unknown>) {
   expect(res.status).toBe(200);
   return res.body as Record<string, unknown> & { id: number; uid: string; version: number };
 }
-
-const as = (login: string, password = 'password1') => ({
-  get: (p: string) => t.anonymous.get(p).auth(login, password),
-  post: (p: string) => t.anonymous.post(p).auth(login, password),
-});
 
 describe('POST /api/folders', () => {
   it('creates a folder with the chosen uid and answers the anchor record', async () => {
@@ -135,10 +131,10 @@ describe('GET /api/folders/:uid and /api/folders/id/:id', () => {
   });
 
   it('answers a Viewer with its real permissions: nothing but reading', async () => {
-    const viewer = await t.users!.createUser(SYSTEM, { login: 'folder-viewer', password: 'password1' });
+    const viewer = await createUser(t, 'folder-viewer');
     await t.users!.setRole(SYSTEM, 1, viewer.id, 'Viewer');
     await create({ uid: 'for-viewer', title: 'Shared' });
-    const res = await as('folder-viewer').get('/api/folders/for-viewer');
+    const res = await as(t, 'folder-viewer').get('/api/folders/for-viewer');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ uid: 'for-viewer', canSave: false, canEdit: false, canAdmin: false, canDelete: false, createdBy: ADMIN.user });
   });
@@ -146,10 +142,10 @@ describe('GET /api/folders/:uid and /api/folders/id/:id', () => {
 
 describe('permissions', () => {
   it("refuses a Viewer's writes with the permission the route needs, changing nothing", async () => {
-    const viewer = await t.users!.createUser(SYSTEM, { login: 'folder-vera', password: 'password1' });
+    const viewer = await createUser(t, 'folder-vera');
     await t.users!.setRole(SYSTEM, 1, viewer.id, 'Viewer');
     await create({ uid: 'guarded', title: 'Guarded' });
-    const vera = (method: 'post' | 'put' | 'delete', path: string) => t.anonymous[method](path).auth('folder-vera', 'password1');
+    const vera = (method: 'post' | 'put' | 'delete', path: string) => t.anonymous[method](path).auth('folder-vera', PASSWORD);
     const cases: [Promise<{ status: number; body: unknown }>, string][] = [
       [vera('post', '/api/folders').send({ uid: 'vera-made', title: 'Mine' }), 'folders:create'],
       [vera('put', '/api/folders/guarded').send({ title: 'Mine now', overwrite: true }), 'folders:write'],
@@ -168,7 +164,7 @@ describe('permissions', () => {
 
 describe('parents the caller may not read', () => {
   it('are redacted in the chain, never shown', async () => {
-    const reader = await t.users!.createUser(SYSTEM, { login: 'folder-reader', password: 'password1' });
+    const reader = await createUser(t, 'folder-reader');
     await t.users!.setRole(SYSTEM, 1, reader.id, 'Viewer');
     await create({ uid: 'secret-top', title: 'Secret Top' });
     await create({ uid: 'secret-mid', title: 'Secret Mid', parentUid: 'secret-top' });
@@ -176,7 +172,7 @@ describe('parents the caller may not read', () => {
     // Only org Admins on the top (no Viewer default), and the reader on the leaf alone.
     await t.as.post('/api/folders/secret-top/permissions').send({ items: [{ role: 'Admin', permission: 4 }] }).expect(200);
     await t.as.post('/api/folders/open-leaf/permissions').send({ items: [{ userId: reader.id, permission: 1 }] }).expect(200);
-    const res = await as('folder-reader').get('/api/folders/open-leaf');
+    const res = await as(t, 'folder-reader').get('/api/folders/open-leaf');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ uid: 'open-leaf', parentUid: 'secret-mid', canSave: false });
     expect(res.body.parents).toEqual([
@@ -186,15 +182,15 @@ describe('parents the caller may not read', () => {
     expect(JSON.stringify(res.body)).not.toContain('Secret');
     // The admin sees the whole chain.
     expect((await t.as.get('/api/folders/open-leaf')).body.parents.map((p: { title: string }) => p.title)).toEqual(['Secret Top', 'Secret Mid']);
-    expect((await as('folder-reader').get('/api/folders/secret-mid')).status).toBe(403);
+    expect((await as(t, 'folder-reader').get('/api/folders/secret-mid')).status).toBe(403);
   });
 });
 
 describe('createdBy and updatedBy', () => {
   it('show the login of whoever wrote, and "Anonymous" once that user is gone', async () => {
-    const editor = await t.users!.createUser(SYSTEM, { login: 'folder-editor', password: 'password1' });
+    const editor = await createUser(t, 'folder-editor');
     await t.users!.setRole(SYSTEM, 1, editor.id, 'Editor');
-    const made = await as('folder-editor').post('/api/folders').send({ uid: 'by-editor', title: 'By Editor' });
+    const made = await as(t, 'folder-editor').post('/api/folders').send({ uid: 'by-editor', title: 'By Editor' });
     expect(made.status).toBe(200);
     expect(made.body).toMatchObject({ createdBy: 'folder-editor', updatedBy: 'folder-editor' });
     await t.as.put('/api/folders/by-editor').send({ title: 'By Admin', version: 1 }).expect(200);
@@ -241,7 +237,7 @@ describe('GET /api/folders', () => {
   });
 
   it('pages in title order (case folded, then uid, as /api/search), counting only the folders the caller may read', async () => {
-    const pager = await t.users!.createUser(SYSTEM, { login: 'folder-pager', password: 'password1' });
+    const pager = await createUser(t, 'folder-pager');
     await t.users!.setRole(SYSTEM, 1, pager.id, 'None');
     // Root folders, as the caller's list of the root holds only those it was given (its role grants none).
     const titles: [string, string][] = [['pg-4', 'Pg Gamma'], ['pg-2', 'pg beta'], ['pg-1', 'Pg Beta'], ['pg-3', 'pg alpha'], ['pg-5', 'Pg Delta'], ['pg-6', 'pg epsilon']];
@@ -249,7 +245,7 @@ describe('GET /api/folders', () => {
       await create({ uid, title });
       if (uid !== 'pg-5') await t.as.post(`/api/folders/${uid}/permissions`).send({ items: [{ userId: pager.id, permission: 1 }] }).expect(200);
     }
-    const page = async (q: string) => (await as('folder-pager').get(`/api/folders?${q}`)).body.map((f: { uid: string }) => f.uid);
+    const page = async (q: string) => (await as(t, 'folder-pager').get(`/api/folders?${q}`)).body.map((f: { uid: string }) => f.uid);
     // pg-1 and pg-2 fold to one title: the uid orders them. pg-5 is not the caller's: it takes no place on a page.
     expect(await page('limit=2')).toEqual(['pg-3', 'pg-1']);
     expect(await page('limit=2&page=2')).toEqual(['pg-2', 'pg-6']);

@@ -3,7 +3,7 @@ import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { StoredPermissions } from '../../pkg/auth/stored-permissions';
 import { anyKind } from '../../pkg/meta';
 import type { AccessCheck, AccessTarget, RequestContext } from '../../pkg/registry';
-import { as, member } from '../access/access-support';
+import { as, createUser } from '../support/users';
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS } from '../support/paths';
 
@@ -239,7 +239,7 @@ describe('index consistency', () => {
 
 describe('who sees what', () => {
   it('shows a Viewer only the folders and dashboards it may view, paging over what it sees', async () => {
-    await member(t, 'search-viewer', { 1: 'Viewer' });
+    await createUser(t, 'search-viewer', { 1: 'Viewer' });
     await folder('secret', 'Secret stuff');
     await dashboard('hidden', 'Hidden latency', ['prod'], 'secret');
     await dashboard('shown', 'Shown latency', ['prod']);
@@ -274,7 +274,7 @@ describe('who sees what', () => {
   });
 
   it('shows a hit in a folder the caller may not read by the folder uid alone: no title, url or id of it', async () => {
-    const viewer = await member(t, 'vault-viewer', { 1: 'Viewer' });
+    const viewer = await createUser(t, 'vault-viewer', { 1: 'Viewer' });
     await folder('vault', 'Vault of secrets');
     await folder('open-sub', 'Open subfolder', 'vault');
     await dashboard('peek', 'Peek inside', [], 'vault');
@@ -310,7 +310,7 @@ describe('who sees what', () => {
   });
 
   it('with permission=Edit keeps what the caller may edit', async () => {
-    await member(t, 'search-editor', { 1: 'Editor' });
+    await createUser(t, 'search-editor', { 1: 'Editor' });
     const editor = as(t, 'search-editor');
     await new StoredPermissions(t.users!.registry).replace(SYSTEM, 1, 'dashboards', 'home', [
       { resource: 'dashboards', uid: 'home', grantee: { kind: 'role', role: 'Viewer' }, permission: 'View' },

@@ -4,6 +4,7 @@ import { anyKind } from '../../pkg/meta';
 import { starsOf } from '../../pkg/stars/stars';
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS } from '../support/paths';
+import { createUser, PASSWORD } from '../support/users';
 
 /** The signed-in user's dashboard stars through HTTP, per user and per organization, and `isStarred` for adapters. */
 let t: TestApp;
@@ -12,7 +13,7 @@ beforeAll(async () => {
   t = await startTestApp();
   await dashboard('a', 'Alpha');
   await dashboard('b', 'Bravo');
-  await t.users!.createUser(SYSTEM, { login: 'viv', password: 'password1' }).then((u) => t.users!.setRole(SYSTEM, 1, u.id, 'Viewer'));
+  await createUser(t, 'viv').then((u) => t.users!.setRole(SYSTEM, 1, u.id, 'Viewer'));
   orgId = (await t.users!.createOrg(SYSTEM, 'Other')).id;
   await t.users!.setRole(SYSTEM, orgId, 1, 'Admin');
   await dashboard('c', 'Charlie', `/apis/dashboard.svc.app/v1beta1/namespaces/org-${orgId}/dashboards`);
@@ -98,7 +99,7 @@ describe('starring', () => {
 describe('whose stars', () => {
   it('are per user', async () => {
     await star('a').expect(200);
-    const mine = await t.anonymous.get('/api/user/stars').auth('viv', 'password1');
+    const mine = await t.anonymous.get('/api/user/stars').auth('viv', PASSWORD);
     expect(mine.status).toBe(200);
     expect(mine.body).toEqual([]);
   });
@@ -156,7 +157,7 @@ describe('isStarred for other adapters', () => {
     await star('b').expect(200);
     expect(await meta()).toBe(true);
     await t.users!.setRole(SYSTEM, 1, (await t.users!.userByLoginOrEmail('viv'))!.id, 'Admin');
-    expect(await meta(['viv', 'password1'])).toBe(false);
+    expect(await meta(['viv', PASSWORD])).toBe(false);
     await unstar('b').expect(200);
     expect(await meta()).toBe(false);
   });

@@ -33,6 +33,9 @@ async function mockStartHttpsTestApp(): Promise<TestApp> {
     get app(): Express {
       throw new Error('over https the suite talks to the listening server, not to the app');
     },
+    get users(): TestApp['users'] {
+      throw new Error('over https the suite talks to the listening server, not to the identity directory');
+    },
     storage: server.storage,
     registry: server.registry,
     config,
