@@ -18,7 +18,7 @@ const SELECTOR = 'team=t3';
 const nameOf = (i) => `d-${createHash('sha1').update(String(i)).digest('hex').slice(0, 16)}`;
 const teamOf = (i) => `t${i % TEAMS}`;
 
-/** A spec like test/fixtures/kind-samples.ts's dashboard, with a few more panels to give it a realistic size. */
+/** A spec like the dashboard kind's conformance samples (apis/.../dashboard/dashboard-samples.ts), with a few more panels to give it a realistic size. */
 function specOf(i) {
   return {
     title: `Service ${i} latency`,

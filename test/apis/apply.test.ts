@@ -6,7 +6,7 @@
 import type { Response } from 'supertest';
 import { allKinds } from '../../apis';
 import type { KindRegistration } from '../../pkg/meta';
-import { kindSamples } from '../fixtures/kind-samples';
+import { samplesOf } from '../conformance/kind-samples';
 import { startTestApp, type TestApp } from '../support/app';
 import { FOLDERS, PLAYLISTS } from '../support/paths';
 import { clientLabels } from '../support/labels';
@@ -45,12 +45,12 @@ function warnings(res: Response): string[] {
 const snapshot = async (path: string) => (await t.as.get(path)).body;
 
 describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as const))('%s', (_label, kind: KindRegistration) => {
-  const samples = kindSamples[`${kind.group}/${kind.plural}`];
+  const samples = samplesOf(kind);
   const base = `/apis/${kind.group}/${kind.version}/namespaces/default/${kind.plural}`;
   const config = (name: string, spec: unknown) => ({ apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, metadata: { name, labels: { app: 'x' } }, spec });
 
   test('apply creates the object (201), owned by the applier, and applies changes to it', async () => {
-    const created = await apply(`${base}/ssa-1`, config('ssa-1', samples.spec));
+    const created = await apply(`${base}/ssa-1`, config('ssa-1', samples.spec('ssa-1')));
     expect(created.status).toBe(201);
     expect(created.body.metadata).toMatchObject({ name: 'ssa-1', generation: 1, labels: { app: 'x' } });
     expect(created.body.metadata.managedFields).toEqual([
@@ -59,14 +59,14 @@ describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as co
     expect(created.body.metadata.managedFields[0].fieldsV1['f:metadata']).toEqual({ 'f:labels': { 'f:app': {} } });
     expect((await t.as.get(`${base}/ssa-1`)).body).toEqual(created.body);
 
-    const again = await apply(`${base}/ssa-1`, config('ssa-1', samples.spec));
+    const again = await apply(`${base}/ssa-1`, config('ssa-1', samples.spec('ssa-1')));
     expect(again.status).toBe(200);
     expect(again.body).toEqual(created.body);
 
-    const changed = await apply(`${base}/ssa-1`, config('ssa-1', samples.changed));
+    const changed = await apply(`${base}/ssa-1`, config('ssa-1', samples.changed('ssa-1')));
     expect(changed.status).toBe(200);
     expect(changed.body.metadata.generation).toBe(2);
-    expect(changed.body.spec).toMatchObject(samples.changed);
+    expect(changed.body.spec).toMatchObject(samples.changed('ssa-1'));
   });
 
   test('an invalid configuration is 422 and stores nothing', async () => {

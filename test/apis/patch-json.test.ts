@@ -4,7 +4,7 @@
  */
 import { allKinds } from '../../apis';
 import type { KindRegistration } from '../../pkg/meta';
-import { kindSamples } from '../fixtures/kind-samples';
+import { samplesOf } from '../conformance/kind-samples';
 import { startTestApp, type TestApp } from '../support/app';
 import { PLAYLISTS } from '../support/paths';
 import { JSON_PATCH, MERGE_PATCH } from '../../pkg/patch';
@@ -21,11 +21,11 @@ afterAll(() => t.close());
 const jsonPatch = (path: string, ops: unknown, query = '') => t.as.patch(`${path}${query}`).set('Content-Type', JSON_PATCH).send(JSON.stringify(ops));
 
 describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as const))('%s', (_label, kind: KindRegistration) => {
-  const samples = kindSamples[`${kind.group}/${kind.plural}`];
+  const samples = samplesOf(kind);
   const base = `/apis/${kind.group}/${kind.version}/namespaces/default/${kind.plural}`;
   const staleCode = kind.plural === 'folders' ? 412 : 409;
   const create = async (name: string) => {
-    const res = await t.as.post(base).send({ metadata: { name, labels: { a: '1' } }, spec: samples.spec });
+    const res = await t.as.post(base).send({ metadata: { name, labels: { a: '1' } }, spec: samples.spec(name) });
     expect(res.status).toBe(201);
     return res.body;
   };

@@ -1,0 +1,18 @@
+/**
+ * The kind conformance suite (kind-suite.ts) for the identity kinds, which no route serves under /apis (the legacy
+ * /api endpoints are their clients): through the API of the registry the server stores them with.
+ */
+import { identityKinds } from '../../apis';
+import { startTestApp, type TestApp } from '../support/app';
+import { registryKindClient } from './kind-client';
+import { describeKindConformance } from './kind-suite';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe.each(identityKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as const))('%s', (_label, kind) => {
+  describeKindConformance(kind, false, () => ({ client: registryKindClient(t.users.registry, kind), storage: t.storage }));
+});
