@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestApp } from '../support/app';
+import { onJsonLines } from '../support/json-lines';
 import { PASSWORD } from '../support/users';
 
 export const names = (list: { items: { metadata: { name: string } }[] }) => list.items.map((i) => i.metadata.name).sort();
@@ -35,14 +36,8 @@ export async function watchAs(t: TestApp, login: string, path: string, during: (
     const done = new Promise<void>((resolve, reject) => {
       const req = http.get({ port, path, auth: `${login}:${PASSWORD}` }, (res) => {
         started();
-        let buf = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buf += chunk;
-          for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-            lines.push(JSON.parse(buf.slice(0, i)) as WatchLine);
-            buf = buf.slice(i + 1);
-          }
+        onJsonLines<WatchLine>(res, (line) => {
+          lines.push(line);
           if (until?.(lines)) {
             req.destroy();
             resolve();
@@ -98,15 +93,7 @@ export async function openWatch(t: TestApp, path: string, who: { login: string }
     let done!: () => void;
     const endedP = new Promise<void>((r) => (done = () => ((ended = true), server.close(), r())));
     const req = http.get({ port, path, ...auth }, (res) => {
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-          lines.push(JSON.parse(buf.slice(0, i)) as WatchLine);
-          buf = buf.slice(i + 1);
-        }
-      });
+      onJsonLines<WatchLine>(res, (line) => lines.push(line));
       res.on('end', done);
       res.on('close', done);
       resolve({ lines, status: res.statusCode ?? 0, ended: endedP, isEnded: () => ended, close: () => (req.destroy(), done()) });

@@ -3,13 +3,13 @@
  * in kube's words, force, removal of dropped fields, dryRun, validation of the configuration, and kubectl's way from
  * client-side to server-side apply.
  */
-import type { Response } from 'supertest';
 import { allKinds } from '../../apis';
 import type { KindRegistration } from '../../pkg/meta';
 import { samplesOf } from '../conformance/kind-samples';
 import { startTestApp, type TestApp } from '../support/app';
 import { FOLDERS, PLAYLISTS } from '../support/paths';
 import { clientLabels } from '../support/labels';
+import { warnings } from '../support/warnings';
 
 const APPLY = 'application/apply-patch+yaml';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -29,18 +29,6 @@ const playlist = (name: string, spec: Record<string, unknown>, metadata: Record<
   metadata: { name, ...metadata },
   spec: { interval: '5m', items: [], ...spec },
 });
-
-/** The texts of the response's Warning headers, one per header as kube sends them. */
-function warnings(res: Response): string[] {
-  const raw = (res as unknown as { res: { rawHeaders: string[] } }).res.rawHeaders;
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i].toLowerCase() !== 'warning') continue;
-    const m = /^299 - "(.*)"$/.exec(Buffer.from(raw[i + 1], 'latin1').toString('utf8'));
-    out.push(m ? m[1].replace(/\\(.)/g, '$1') : raw[i + 1]);
-  }
-  return out;
-}
 
 const snapshot = async (path: string) => (await t.as.get(path)).body;
 

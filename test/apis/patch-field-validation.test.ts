@@ -2,10 +2,10 @@
  * `fieldValidation=Strict|Warn|Ignore` on create, update and patch: unknown fields (at the top, in metadata, in the
  * spec of kinds that do not preserve them) and duplicate JSON members, as kube-apiserver reports them for CRDs.
  */
-import type { Response } from 'supertest';
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, PLAYLISTS } from '../support/paths';
 import { JSON_PATCH, MERGE_PATCH } from '../../pkg/patch';
+import { warnings } from '../support/warnings';
 
 
 let t: TestApp;
@@ -13,18 +13,6 @@ beforeAll(async () => {
   t = await startTestApp();
 });
 afterAll(() => t.close());
-
-/** The texts of the response's Warning headers, one per header as kube sends them. */
-function warnings(res: Response): string[] {
-  const raw = (res as unknown as { res: { rawHeaders: string[] } }).res.rawHeaders;
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i].toLowerCase() !== 'warning') continue;
-    const m = /^299 - "(.*)"$/.exec(Buffer.from(raw[i + 1], 'latin1').toString('utf8'));
-    out.push(m ? m[1].replace(/\\(.)/g, '$1') : raw[i + 1]);
-  }
-  return out;
-}
 
 /** A playlist body as raw JSON text, with an unknown member at each level and duplicate members. */
 const invalidBody = (name: string, rv?: string) => `{

@@ -16,6 +16,7 @@ import { errorHandler } from '../../pkg/server/render-error';
 import { isWatchRequest, serveWatch, streamWatch } from '../../pkg/server/watch-stream';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS, PLAYLISTS } from '../support/paths';
+import { onJsonLines } from '../support/json-lines';
 
 /** The app this suite assembles has org 1 only. */
 const mainOrgOnly: OrgDirectory = { exists: async (id) => id === 1 };
@@ -58,15 +59,8 @@ class Watch {
     readonly res: http.IncomingMessage,
     private readonly req: http.ClientRequest,
   ) {
-    let buf = '';
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      buf += chunk;
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        this.events.push(JSON.parse(buf.slice(0, nl)) as Event);
-        buf = buf.slice(nl + 1);
-      }
+    onJsonLines<Event>(res, (event) => {
+      this.events.push(event);
       this.notify();
     });
     const end = () => {

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS } from '../support/paths';
+import { onJsonLines } from '../support/json-lines';
 
 let t: TestApp;
 let server: http.Server;
@@ -129,16 +130,8 @@ describe('watch', () => {
   function watch(query: string): Promise<{ events: Event[]; until(n: number): Promise<Event[]>; close(): void }> {
     return new Promise((resolve, reject) => {
       const events: Event[] = [];
-      let buf = '';
       const req = http.get(`${baseUrl}${DASHBOARDS}?watch=true&${query}`, { auth: `${ADMIN.user}:${ADMIN.password}`, agent: false }, (res) => {
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buf += chunk;
-          for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-            events.push(JSON.parse(buf.slice(0, nl)) as Event);
-            buf = buf.slice(nl + 1);
-          }
-        });
+        onJsonLines<Event>(res, (event) => events.push(event));
         const until = async (n: number) => {
           for (const deadline = Date.now() + 5000; events.length < n; ) {
             if (Date.now() > deadline) throw new Error(`got ${JSON.stringify(events.map((e) => [e.type, e.object.metadata.name]))}`);

@@ -8,6 +8,7 @@ import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
 import { FOLDERS, RFC3339 } from '../support/paths';
 import { as, createUser, PASSWORD } from '../support/users';
+import { onJsonLines } from '../support/json-lines';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -450,15 +451,7 @@ describe('parity with /apis', () => {
     const rv = (await t.as.get(FOLDERS)).body.metadata.resourceVersion;
     const events: { type: string; object: { metadata: { name: string }; spec: { title: string } } }[] = [];
     const req = http.get(`http://127.0.0.1:${port}${FOLDERS}?watch=true&resourceVersion=${rv}`, { auth: `${ADMIN.user}:${ADMIN.password}` }, (res) => {
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-          events.push(JSON.parse(buf.slice(0, nl)));
-          buf = buf.slice(nl + 1);
-        }
-      });
+      onJsonLines<(typeof events)[number]>(res, (event) => events.push(event));
     });
     req.on('error', () => undefined);
     try {

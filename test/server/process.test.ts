@@ -1,5 +1,4 @@
 /** The server as a process: start-up, configuration errors, replicas migrating at once, draining on shutdown. */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,24 +9,11 @@ import { startServer } from '../../pkg/server/server';
 import { openStorage } from '../../storage';
 import { migrationProvider } from '../../storage/postgres/migrations';
 import { createTestDatabase, testBackend } from '../support/backend';
+import { exited, runMain, type ServerProcess, startedUrl } from '../support/server-process';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const MAIN = path.join(ROOT, 'cmd', 'dashboard-apiserver', 'main.ts');
 
-function runMain(args: string[], env: Record<string, string> = {}): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, ['-r', path.join(ROOT, 'test', 'support', 'ts-register.js'), MAIN, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  return Object.assign(child, { output: () => out });
-}
-
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-
-async function waitHealthy(url: string, child: ChildProcess & { output: () => string }): Promise<void> {
+async function waitHealthy(url: string, child: ServerProcess): Promise<void> {
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(`${url}/api/health`)).ok) return;
@@ -135,18 +121,6 @@ test('a process killed with -9 keeps no one out, even when the pid its lock file
     fs.rmSync(data, { recursive: true, force: true });
   }
 }, 120_000);
-
-/** The URL from the server's "server started" log line. */
-async function startedUrl(child: ChildProcess & { output: () => string }): Promise<string> {
-  // Up to 60 s: the embedded database starts slowly on a loaded machine (the whole suite runs beside it).
-  for (let i = 0; i < 300; i++) {
-    const m = /"msg":"server started","url":"([^"]+)"/.exec(child.output());
-    if (m) return m[1];
-    if (child.exitCode !== null) throw new Error(`server exited: ${child.output()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not start: ${child.output()}`);
-}
 
 const onServer = testBackend() === 'postgres' ? test : test.skip;
 
