@@ -4,7 +4,7 @@ import { dashboardRights } from '../../pkg/auth/dashboard-rights';
 import { StatusError } from '../../pkg/errors';
 import type { Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
-import { requestContext } from '../../pkg/server/request-context';
+import { requestContext } from '../shared/request-context';
 import { starsOf } from '../../pkg/stars/stars';
 import { effectivePreferences, preferencesSubjectOf } from '../../pkg/preferences/effective';
 import { type AdapterDeps, positiveInt, positiveQueryInt } from '../shared';
@@ -76,7 +76,7 @@ const get = (registry: Registry, ctx: RequestContext, uid: string) => registry.g
 
 export async function postDashboard(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const { registry } = deps;
-  const saved = await saveDashboard(registry, requestContext(req), parseSaveCommand(req.body));
+  const saved = await saveDashboard(registry, requestContext(req, registry), parseSaveCommand(req.body));
   res.json(toPostDashboardResponse(saved));
 }
 
@@ -85,32 +85,32 @@ export async function postDashboard(req: Request, res: Response, deps: AdapterDe
 export async function getHomeDashboard(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const { registry } = deps;
   const { homeDashboardUID } = await effectivePreferences(deps.preferences, preferencesSubjectOf(req.user!));
-  const home = homeDashboardUID ? await get(registry, requestContext(req), homeDashboardUID).catch(ignoreUnreadable) : undefined;
+  const home = homeDashboardUID ? await get(registry, requestContext(req, registry), homeDashboardUID).catch(ignoreUnreadable) : undefined;
   if (home) return void res.json({ redirectUri: dashboardUrl(home.metadata.name, String(home.spec.title ?? '')) });
   res.json(homeDashboard({ canEdit: req.user!.orgRole === 'Editor' || req.user!.orgRole === 'Admin' }));
 }
 
 export async function getDashboardTags(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const { registry } = deps;
-  res.json(toTagCloud(await allDashboards(registry, requestContext(req))));
+  res.json(toTagCloud(await allDashboards(registry, requestContext(req, registry))));
 }
 
 export async function getDashboardByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const { registry, users } = deps;
-  const ctx = requestContext(req);
+  const ctx = requestContext(req, registry);
   const dashboard = await get(registry, ctx, String(req.params.uid));
   const [folder, rights, nameOf, isStarred] = await Promise.all([
     folderInfo(registry, ctx, folderUidOf(dashboard)),
     dashboardRights(req.access, req.user!.identity, dashboard.metadata.name),
     loginsOf(users),
-    starsOf(registry.storage).isStarred(req.user!, dashboardKind, dashboard),
+    starsOf(registry).isStarred(req.user!, dashboardKind, dashboard),
   ]);
   res.json(toDashboardFullWithMeta(dashboard, { folder, rights, isStarred, nameOf }));
 }
 
 export async function deleteDashboardByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const { registry } = deps;
-  const ctx = requestContext(req);
+  const ctx = requestContext(req, registry);
   const dashboard = await get(registry, ctx, String(req.params.uid));
   await registry.delete(ctx, dashboardKind, dashboard.metadata.name, { preconditions: { uid: dashboard.metadata.uid } });
   res.json(toDeleteResponse(dashboard));
@@ -121,14 +121,14 @@ export async function getDashboardVersionsByUID(req: Request, res: Response, dep
   const limit = positiveQueryInt(req.query.limit, DEFAULT_VERSIONS_LIMIT);
   const start = positiveQueryInt(req.query.start, 0);
   const token = typeof req.query.continueToken === 'string' && req.query.continueToken !== '' ? req.query.continueToken : undefined;
-  const page = await registry.history(requestContext(req), dashboardKind, String(req.params.uid), { limit: start + limit, continue: token });
+  const page = await registry.history(requestContext(req, registry), dashboardKind, String(req.params.uid), { limit: start + limit, continue: token });
   const nameOf = await loginsOf(users);
   res.json({ continueToken: page.continue ?? '', versions: page.items.slice(start).map((v) => toVersionMeta(v.object, nameOf)) });
 }
 
 export async function getDashboardVersionByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const { registry, users } = deps;
-  const ctx = requestContext(req);
+  const ctx = requestContext(req, registry);
   const dashboard = await get(registry, ctx, String(req.params.uid));
   // A number that names no version is 404 (0 included, as the anchor); a version that is no number at all is 400.
   if (!/^\d{1,15}$/.test(String(req.params.version))) throw StatusError.badRequest('version is invalid');
@@ -143,7 +143,7 @@ export async function restoreDashboardVersionByUID(req: Request, res: Response, 
   const { registry } = deps;
   const version = positiveInt((req.body as { version?: unknown } | undefined)?.version);
   if (version === undefined) throw badRequestData();
-  const ctx = requestContext(req);
+  const ctx = requestContext(req, registry);
   const dashboard = await get(registry, ctx, String(req.params.uid));
   const found = await registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version);
   if (!found) throw new StatusError(404, 'NotFound', 'Dashboard version not found');

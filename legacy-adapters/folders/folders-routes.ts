@@ -5,7 +5,7 @@ import { type IdentityDirectory, randomUid } from '../../pkg/auth/identity-direc
 import { notFoundAsUndefined } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
-import { requestContext } from '../../pkg/server/request-context';
+import { requestContext } from '../shared/request-context';
 import { type AdapterDeps, idParam, positiveQueryInt } from '../shared';
 import {
   type FolderDTO,
@@ -63,7 +63,7 @@ class FolderView {
     private readonly registry: Registry,
     users: IdentityDirectory,
   ) {
-    this.ctx = requestContext(req);
+    this.ctx = requestContext(req, registry);
     this.login = loginResolver(users);
   }
 

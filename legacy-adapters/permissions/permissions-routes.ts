@@ -4,7 +4,7 @@ import { type Grantee, type ManagedPermissionItem } from '../../pkg/auth/permiss
 import { notFoundAsUndefined, StatusError } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { RequestContext } from '../../pkg/registry';
-import { requestContext } from '../../pkg/server/request-context';
+import { requestContext } from '../shared/request-context';
 import { type AdapterDeps, byKind, type LegacyErrors } from '../shared';
 import { type AclInfoDTO, type AclTarget, type AclUpdateItem, type GranteeInfo, parseAclUpdate, toAclInfoDTO } from './permissions-conversions';
 
@@ -49,7 +49,7 @@ function aclTarget(resource: Guarded, obj: Resource): AclTarget {
 async function guarded(deps: AdapterDeps, req: Request, resource: Guarded, action: 'read' | 'write'): Promise<Resource> {
   const { kind } = GUARDED[resource];
   const uid = req.params.uid as string;
-  const obj = await deps.registry.get(requestContext(req), kind, uid);
+  const obj = await deps.registry.get(requestContext(req, deps.registry), kind, uid);
   const needed = `${resource}.permissions:${action}`;
   if (!(await req.access?.can(needed, { scope: `${resource}:uid:${uid}`, folder: folderOf(obj) }))) {
     throw StatusError.accessDenied({ group: kind.group, resource: kind.plural }, uid, needed, req.user!.login);
@@ -63,7 +63,7 @@ async function list(deps: AdapterDeps, req: Request, resource: Guarded, obj: Res
   const target = aclTarget(resource, obj);
   const sources: { on: AclTarget; items: readonly ManagedPermissionItem[] }[] = [{ on: target, items: await deps.permissions.itemsOf(orgId, resource, obj.metadata.name) }];
   // Folders above are read without the caller's checks: an Admin of a subfolder sees what it inherits.
-  const system: RequestContext = { ...requestContext(req), access: undefined };
+  const system: RequestContext = { ...requestContext(req, deps.registry), access: undefined };
   const seen = new Set<string>();
   for (let parent = folderOf(obj); parent && !seen.has(parent); ) {
     seen.add(parent);

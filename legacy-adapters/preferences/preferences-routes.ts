@@ -6,7 +6,6 @@ import type { Resource } from '../../pkg/meta';
 import { preferencesSubjectOf } from '../../pkg/preferences/effective';
 import { defaultPreferences, type PreferencesOwner } from '../../pkg/preferences/preferences-directory';
 import type { Registry, RequestContext } from '../../pkg/registry';
-import { namespaceOf } from '../../pkg/server/namespaces';
 import { legacyIdOf } from '../dashboards/dashboards-conversions';
 import { dashboardNotFound } from '../dashboards/dashboards-errors';
 import { findByInternalId } from '../dashboards/dashboards-save';
@@ -21,12 +20,12 @@ import { parsePreferencesCommand, type PreferencesCommand, toPreferencesDTO } fr
  * Admins, org Admins). PUT replaces (omitted keys reset), PATCH changes the keys given.
  */
 
-const system = (orgId: number): RequestContext => ({ requester: SYSTEM, namespace: namespaceOf(orgId), fieldManager: 'svc-identity' });
+const system = (registry: Registry, orgId: number): RequestContext => ({ requester: SYSTEM, namespace: registry.namespaces.of(orgId), fieldManager: 'svc-identity' });
 
 /** A dashboard of the org, whoever may read it (as the anchor: a preference may name any of the org's). */
 async function dashboardOf(registry: Registry, orgId: number, uid: string): Promise<Resource | undefined> {
   try {
-    return await registry.get(system(orgId), dashboardKind, uid);
+    return await registry.get(system(registry, orgId), dashboardKind, uid);
   } catch (err) {
     if (err instanceof StatusError && (err.code === 404 || err.code === 400)) return undefined;
     throw err;
@@ -41,7 +40,7 @@ async function homeOf(registry: Registry, orgId: number, cmd: PreferencesCommand
   }
   if (cmd.homeDashboardId === undefined) return undefined;
   if (cmd.homeDashboardId === 0) return '';
-  const found = await findByInternalId(registry, system(orgId), dashboardKind, cmd.homeDashboardId);
+  const found = await findByInternalId(registry, system(registry, orgId), dashboardKind, cmd.homeDashboardId);
   if (!found) throw dashboardNotFound();
   return found.metadata.name;
 }

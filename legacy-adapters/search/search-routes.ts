@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { dashboardKind, folderKind } from '../../apis';
 import { anyKind, type KindRegistration } from '../../pkg/meta';
 import type { Registry, RequestContext, SearchResult } from '../../pkg/registry';
-import { requestContext } from '../../pkg/server/request-context';
+import { requestContext } from '../shared/request-context';
 import { starsOf } from '../../pkg/stars/stars';
 import { type AdapterDeps, folderUrl } from '../shared';
 import { type FolderRef, type HitType, parseSearchParams, type SearchParams, toHit } from './search-conversions';
@@ -43,9 +43,9 @@ async function foldersOf(registry: Registry, ctx: RequestContext, hits: readonly
  * (pkg/registry/search.ts), as the anchor's hit list.
  */
 export async function search(req: Request, res: Response, { registry }: AdapterDeps): Promise<void> {
-  const stars = starsOf(registry.storage);
+  const stars = starsOf(registry);
   const p = parseSearchParams(req.query as Record<string, unknown>);
-  const ctx = requestContext(req);
+  const ctx = requestContext(req, registry);
   const found = (starred: readonly string[]) =>
     registry.search(ctx, {
       kinds: kindsOf(p),

@@ -3,7 +3,7 @@ import { dashboardKind } from '../../apis';
 import { StatusError } from '../../pkg/errors';
 import { anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { Registry } from '../../pkg/registry';
-import { requestContext } from '../../pkg/server/request-context';
+import { requestContext } from '../shared/request-context';
 import { starsOf } from '../../pkg/stars/stars';
 import { type AdapterDeps, byKind, type LegacyErrors } from '../shared';
 
@@ -25,29 +25,29 @@ export const starErrors: LegacyErrors = {
 };
 
 /** The dashboard a star request names, as the caller may read it (the registry checks). */
-const readableDashboard = (registry: Registry, req: Request, uid: string): Promise<Resource> => registry.get(requestContext(req), dashboards, uid);
+const readableDashboard = (registry: Registry, req: Request, uid: string): Promise<Resource> => registry.get(requestContext(req, registry), dashboards, uid);
 
 /** The dashboard with a legacy numeric id (the deprecated routes), found by its `svc.app/deprecatedInternalID` label. */
 async function dashboardById(registry: Registry, req: Request): Promise<Resource> {
   const id = String(req.params.id);
   if (!/^[1-9][0-9]{0,15}$/.test(id)) throw new StatusError(400, 'BadRequest', 'Invalid dashboard ID');
-  const list = await registry.list(requestContext(req), dashboards, { labelSelector: `${Labels.deprecatedInternalID}=${id}`, limit: 1 });
+  const list = await registry.list(requestContext(req, registry), dashboards, { labelSelector: `${Labels.deprecatedInternalID}=${id}`, limit: 1 });
   const found = list.items[0];
   if (!found) throw dashboardNotFound();
   return readableDashboard(registry, req, found.metadata.name);
 }
 
 export async function listStars(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
-  res.json(await starsOf(deps.registry.storage).starredNames(req.user!, dashboards));
+  res.json(await starsOf(deps.registry).starredNames(req.user!, dashboards));
 }
 
 async function star(req: Request, res: Response, deps: AdapterDeps, dashboard: Resource): Promise<void> {
-  await starsOf(deps.registry.storage).star(req.user!, dashboards, dashboard);
+  await starsOf(deps.registry).star(req.user!, dashboards, dashboard);
   res.json({ message: 'Dashboard starred!' });
 }
 
 async function unstar(req: Request, res: Response, deps: AdapterDeps, dashboard: Resource): Promise<void> {
-  await starsOf(deps.registry.storage).unstar(req.user!, dashboards, dashboard.metadata.name);
+  await starsOf(deps.registry).unstar(req.user!, dashboards, dashboard.metadata.name);
   res.json({ message: 'Dashboard unstarred' });
 }
 

@@ -2,7 +2,6 @@ import type { RequestHandler } from 'express';
 import { notFoundAsUndefined } from '../errors';
 import { Annotations, type KindRegistration } from '../meta';
 import type { AccessCheck, AccessObject, Registry, RequestContext } from '../registry';
-import { namespaceOf } from '../server/namespaces';
 import { Authorizer, type FolderTree, type ManagedPermissionSource, type PermissionSource, type RoleSource } from './authorizer';
 import type { Identity } from './basic-auth';
 import { DeletionViews } from './deletion-view';
@@ -126,7 +125,7 @@ export function attachAccess(access: AccessControl): RequestHandler {
 export function registryFolderTree(registry: Registry): FolderTree {
   const folderKind = registry.kinds.find((k) => k.isFolder);
   const dashboardKind = registry.kinds.find((k) => k.inFolder && !k.isFolder && k.access?.resource === 'dashboards');
-  const system = (orgId: number): RequestContext => ({ requester: { identity: 'service:access-control' }, namespace: namespaceOf(orgId), fieldManager: 'svc-access' });
+  const system = (orgId: number): RequestContext => ({ requester: { identity: 'service:access-control' }, namespace: registry.namespaces.of(orgId), fieldManager: 'svc-access' });
   const parents = folderKind ? folderParents(registry, folderKind, system) : async () => new Map<string, string>();
   return {
     async ancestorsOf(folderUid, orgId) {

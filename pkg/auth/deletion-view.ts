@@ -1,7 +1,6 @@
 import { Annotations, type KindRegistration } from '../meta';
 import type { AccessObject, Registry } from '../registry';
 import { typeOf } from '../registry/folder-tree';
-import { orgIdOf } from '../server/namespaces';
 import type { AuthorizerView, FolderTree } from './authorizer';
 import { type ManagedLookup, OverlayGrants } from './grants';
 import { folderScope, type ManagedPermissionItem } from './permissions';
@@ -60,7 +59,7 @@ export class DeletionViews {
   }
 
   private async build(obj: AccessObject & { resource: 'folders' | 'dashboards' }): Promise<AuthorizerView> {
-    const orgId = orgIdOf(obj.namespace);
+    const orgId = this.registry.namespaces.orgIdOf(obj.namespace);
     if (orgId === undefined) return { tree: this.tree, managed: this.permissions };
     const replaced = new Map<string, readonly ManagedPermissionItem[]>();
     const own = await this.permissions.itemsAtDeletion(orgId, obj.resource, obj.name, obj.uid);

@@ -4,9 +4,8 @@ import type { OrgSpec } from '../../apis/iam.svc.app/v0alpha1/org';
 import type { UserSpec } from '../../apis/iam.svc.app/v0alpha1/user';
 import { StatusError } from '../errors';
 import type { KindRegistration, Resource } from '../meta';
-import { Registry, type Requester, type RequestContext } from '../registry';
+import { type Namespaces, Registry, type Requester, type RequestContext } from '../registry';
 import type { Storage, StorageTx } from '../../storage';
-import { namespaceOf } from '../server/namespaces';
 import { hashPassword } from './password';
 import type { OrgRole } from './permissions';
 
@@ -96,7 +95,7 @@ function toUser(obj: Resource<UserSpec>): StoredUser {
  * hash.
  *
  * @example
- *   const users = new IdentityDirectory(storage);
+ *   const users = new IdentityDirectory(storage, registry.namespaces);
  *   await users.init();
  *   const { id } = await users.createUser(SYSTEM, { login: 'ana', password: 's3cret' });
  *   await users.setRole(SYSTEM, 1, id, 'Editor');
@@ -105,8 +104,11 @@ export class IdentityDirectory {
   readonly registry: Registry;
   private readonly memberRemoved: MemberRemoved[] = [];
 
-  constructor(private readonly storage: Storage) {
-    this.registry = new Registry(storage, identityKinds, { nestedFolders: false });
+  constructor(
+    private readonly storage: Storage,
+    namespaces: Namespaces,
+  ) {
+    this.registry = new Registry(storage, identityKinds, { nestedFolders: false, namespaces });
   }
 
   async init(): Promise<void> {
@@ -260,13 +262,13 @@ export class IdentityDirectory {
   // Memberships
 
   async roleOf(orgId: number, userId: number): Promise<OrgRole | undefined> {
-    const obj = await this.getOrUndefined(orgMemberKind, String(userId), namespaceOf(orgId));
+    const obj = await this.getOrUndefined(orgMemberKind, String(userId), this.registry.namespaces.of(orgId));
     return obj ? ((obj.spec as { role: OrgRole }).role) : undefined;
   }
 
   /** Adds the user to the org with `role`, or changes its role there. */
   async setRole(by: Requester, orgId: number, userId: number, role: OrgRole): Promise<void> {
-    const ctx = this.ctx(by, namespaceOf(orgId));
+    const ctx = this.ctx(by, this.registry.namespaces.of(orgId));
     const spec = { userId, role };
     try {
       await this.registry.create(ctx, orgMemberKind, { metadata: { name: String(userId) }, spec });
@@ -279,7 +281,7 @@ export class IdentityDirectory {
   /** Removes a membership, and with it (the kind's cascades, in its transaction) the user's teams in the org. */
   async removeMember(by: Requester, orgId: number, userId: number): Promise<void> {
     const uid = (await this.userById(userId))?.uid;
-    await this.registry.delete(this.ctx(by, namespaceOf(orgId)), orgMemberKind, String(userId));
+    await this.registry.delete(this.ctx(by, this.registry.namespaces.of(orgId)), orgMemberKind, String(userId));
     for (const cleanup of this.memberRemoved) await cleanup(by, orgId, { id: userId, uid });
   }
 
@@ -294,7 +296,7 @@ export class IdentityDirectory {
   }
 
   async membersOf(orgId: number): Promise<{ userId: number; role: OrgRole }[]> {
-    const list = await this.registry.list(this.ctx(SYSTEM, namespaceOf(orgId)), orgMemberKind, {});
+    const list = await this.registry.list(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), orgMemberKind, {});
     return list.items.map((o) => o.spec as unknown as { userId: number; role: OrgRole }).sort((a, b) => a.userId - b.userId);
   }
 

@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
 import { StatusError } from '../errors';
-import { orgIdOf, resolveNamespace, storedOrgs } from '../server/namespaces';
 import { subjectKindOf } from './access-control';
 import { permissionDenied } from './authorizer';
 import type { Identity } from './basic-auth';
 import type { KindRegistration } from '../meta';
+import { storedOrgs } from '../registry/namespaces';
 import type { IdentityDirectory } from './identity-directory';
 import { type OrgRole, roleIncludes } from './permissions';
 
@@ -80,6 +80,7 @@ const READ_VERBS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function apisOrgAccess(users: IdentityDirectory, kinds: readonly KindRegistration[] = []): RequestHandler {
   const declared = new Set(kinds.filter((k) => k.access).map((k) => `${k.group}/${k.plural}`));
   const orgs = storedOrgs(users);
+  const { namespaces } = users.registry;
   return async (req, _res, next) => {
     const across = /^\/([^/]+)\/([^/]+)\/([^/]+)\/?$/.exec(req.path);
     if (across && across[3] !== 'namespaces') {
@@ -95,8 +96,8 @@ export function apisOrgAccess(users: IdentityDirectory, kinds: readonly KindRegi
     const m = /^\/([^/]+)\/([^/]+)\/namespaces\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?/.exec(req.path);
     if (!m) return next();
     const [, group, , namespace, resource = '', name = ''] = m;
-    if (orgIdOf(namespace) === undefined) return next(); // the router answers its own 404
-    const orgId = await resolveNamespace(namespace, orgs);
+    if (namespaces.orgIdOf(namespace) === undefined) return next(); // the router answers its own 404
+    const orgId = await namespaces.resolve(namespace, orgs);
     const user = req.user!;
     const role = await roleInOrg(users, user, orgId);
     const gr = { group, resource: resource || 'namespaces' };

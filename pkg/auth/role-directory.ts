@@ -4,7 +4,6 @@ import type { RoleBindingSpec, RoleSubjectKind } from '../../apis/iam.svc.app/v0
 import { StatusError } from '../errors';
 import { Annotations, anyKind, type KindRegistration, type Resource } from '../meta';
 import type { Requester, RequestContext } from '../registry';
-import { namespaceOf } from '../server/namespaces';
 import type { Assignee, RoleSource } from './authorizer';
 import { type IdentityDirectory, ignoreNotFound, labelKey, randomUid, SYSTEM } from './identity-directory';
 import type { Permission } from './permissions';
@@ -99,7 +98,7 @@ export class RoleDirectory implements RoleSource {
   }
 
   private ctx(by: Requester, orgId: number): RequestContext {
-    return { requester: by, namespace: namespaceOf(orgId), fieldManager: 'svc-identity' };
+    return { requester: by, namespace: this.registry.namespaces.of(orgId), fieldManager: 'svc-identity' };
   }
 
   private async listIn(orgId: number, kind: KindRegistration, labelSelector?: string): Promise<Resource[]> {

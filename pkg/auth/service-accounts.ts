@@ -7,7 +7,6 @@ import type { Storage } from '../../storage';
 import { StatusError } from '../errors';
 import { Annotations, Labels, type Resource } from '../meta';
 import type { Registry, Requester, RequestContext } from '../registry';
-import { namespaceOf } from '../server/namespaces';
 import type { Identity } from './basic-auth';
 import { IDENTITY_NAMESPACE, ignoreNotFound, randomUid, SYSTEM } from './identity-directory';
 import type { OrgRole } from './permissions';
@@ -121,14 +120,14 @@ export class ServiceAccounts {
 
   async byId(orgId: number, id: number): Promise<StoredServiceAccount | undefined> {
     if (!Number.isSafeInteger(id) || id < 1) return undefined;
-    const list = await this.registry.list(this.ctx(SYSTEM, namespaceOf(orgId)), serviceAccountKind, { labelSelector: byInternalId(id), limit: 1 });
+    const list = await this.registry.list(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), serviceAccountKind, { labelSelector: byInternalId(id), limit: 1 });
     const obj = list.items[0] as Resource<ServiceAccountSpec> | undefined;
     return obj && toServiceAccount(obj, orgId);
   }
 
   async byUid(orgId: number, uid: string): Promise<StoredServiceAccount | undefined> {
     try {
-      return toServiceAccount((await this.registry.get(this.ctx(SYSTEM, namespaceOf(orgId)), serviceAccountKind, uid)) as Resource<ServiceAccountSpec>, orgId);
+      return toServiceAccount((await this.registry.get(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), serviceAccountKind, uid)) as Resource<ServiceAccountSpec>, orgId);
     } catch (err) {
       ignoreNotFound(err);
       return undefined;
@@ -137,7 +136,7 @@ export class ServiceAccounts {
 
   /** The org's service accounts, by name. */
   async list(orgId: number): Promise<StoredServiceAccount[]> {
-    const list = await this.registry.list(this.ctx(SYSTEM, namespaceOf(orgId)), serviceAccountKind, {});
+    const list = await this.registry.list(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), serviceAccountKind, {});
     return list.items.map((o) => toServiceAccount(o as Resource<ServiceAccountSpec>, orgId)).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   }
 
@@ -148,7 +147,7 @@ export class ServiceAccounts {
   async create(by: Requester, orgId: number, sa: { name: string; role?: OrgRole; isDisabled?: boolean }): Promise<StoredServiceAccount> {
     const login = serviceAccountLogin(orgId, sa.name);
     const spec: ServiceAccountSpec = { title: sa.name, login, role: sa.role ?? 'Viewer', isDisabled: sa.isDisabled ?? false };
-    const obj = await this.registry.create(this.ctx(by, namespaceOf(orgId)), serviceAccountKind, { metadata: { name: randomUid() }, spec });
+    const obj = await this.registry.create(this.ctx(by, this.registry.namespaces.of(orgId)), serviceAccountKind, { metadata: { name: randomUid() }, spec });
     return toServiceAccount(obj as Resource<ServiceAccountSpec>, orgId);
   }
 
@@ -158,7 +157,7 @@ export class ServiceAccounts {
    */
   async update(by: Requester, sa: StoredServiceAccount, change: ServiceAccountChange): Promise<StoredServiceAccount> {
     const login = change.name === undefined ? sa.login : serviceAccountLogin(sa.orgId, change.name);
-    const obj = await this.registry.patch(this.ctx(by, namespaceOf(sa.orgId)), serviceAccountKind, sa.uid, (current) => {
+    const obj = await this.registry.patch(this.ctx(by, this.registry.namespaces.of(sa.orgId)), serviceAccountKind, sa.uid, (current) => {
       const spec = current.spec as unknown as ServiceAccountSpec;
       const next: ServiceAccountSpec = { ...spec, title: change.name ?? spec.title, login, role: change.role ?? spec.role, isDisabled: change.isDisabled ?? spec.isDisabled };
       return { ...current, spec: next };
@@ -171,7 +170,7 @@ export class ServiceAccounts {
    * with it; then runs what was registered with {@link onDeleted}.
    */
   async delete(by: Requester, sa: StoredServiceAccount): Promise<void> {
-    await this.registry.delete(this.ctx(by, namespaceOf(sa.orgId)), serviceAccountKind, sa.uid);
+    await this.registry.delete(this.ctx(by, this.registry.namespaces.of(sa.orgId)), serviceAccountKind, sa.uid);
     for (const cleanup of this.deleted) await cleanup(by, sa);
   }
 

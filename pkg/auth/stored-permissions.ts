@@ -4,7 +4,6 @@ import { StatusError } from '../errors';
 import { anyKind, type JsonObject, type Resource } from '../meta';
 import type { Registry, Requester, RequestContext } from '../registry';
 import { typeOf } from '../registry/folder-tree';
-import { namespaceOf } from '../server/namespaces';
 import type { HistoryEvent, StorageTx } from '../../storage';
 import type { ManagedPermissionSource } from './authorizer';
 import { granteeKey, ManagedGrants } from './grants';
@@ -180,7 +179,7 @@ export class StoredPermissions implements ManagedPermissionSource {
    *   await permissions.itemsAtDeletion(1, 'dashboards', 'd1', deleted.metadata.uid); // [{ grantee: role Viewer, permission: 'View' }, …]
    */
   async itemsAtDeletion(orgId: number, resource: Guarded, uid: string, objectUid: string): Promise<ManagedPermissionItem[] | undefined> {
-    const key = { ...typeOf(kind), namespace: namespaceOf(orgId), name: permissionObjectName(resource, uid) };
+    const key = { ...typeOf(kind), namespace: this.registry.namespaces.of(orgId), name: permissionObjectName(resource, uid) };
     let before: number | undefined;
     for (;;) {
       const rows = await this.registry.storage.objectHistory(key, { limit: HISTORY_PAGE, ...(before ? { before } : {}) });
@@ -192,7 +191,7 @@ export class StoredPermissions implements ManagedPermissionSource {
   }
 
   private ctx(by: Requester, orgId: number): RequestContext {
-    return { requester: by, namespace: namespaceOf(orgId), fieldManager: 'svc-access' };
+    return { requester: by, namespace: this.registry.namespaces.of(orgId), fieldManager: 'svc-access' };
   }
 
   private async read(orgId: number, resource: Guarded, uid: string): Promise<Resource | undefined> {
@@ -224,7 +223,7 @@ export class StoredPermissions implements ManagedPermissionSource {
 
   /** Applies the kind's history since the cached version; false when history no longer reaches back. */
   private async catchUp(orgId: number, cached: OrgCache): Promise<boolean> {
-    const namespace = namespaceOf(orgId);
+    const namespace = this.registry.namespaces.of(orgId);
     for (;;) {
       const events: HistoryEvent[] = await this.registry.storage.eventsSince(typeOf(kind), cached.version, EVENTS_PAGE);
       if (!events.length) return true;

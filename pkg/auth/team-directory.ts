@@ -4,7 +4,6 @@ import { TEAM_BINDING_LABELS, type TeamBindingSpec, type TeamPermission } from '
 import { StatusError } from '../errors';
 import { Annotations, anyKind, type KindRegistration, Labels, type Resource } from '../meta';
 import type { Requester, RequestContext } from '../registry';
-import { namespaceOf } from '../server/namespaces';
 import type { TeamMembership } from './access-control';
 import type { PermissionSource } from './authorizer';
 import { type IdentityDirectory, keyOf, randomUid, type StoredUser, SYSTEM } from './identity-directory';
@@ -101,7 +100,7 @@ export class TeamDirectory implements TeamMembership, PermissionSource {
   }
 
   private ctx(by: Requester, orgId: number): RequestContext {
-    return { requester: by, namespace: namespaceOf(orgId), fieldManager: 'svc-identity' };
+    return { requester: by, namespace: this.registry.namespaces.of(orgId), fieldManager: 'svc-identity' };
   }
 
   private async listIn(orgId: number, kind: KindRegistration, labelSelector?: string): Promise<Resource[]> {

@@ -6,7 +6,6 @@ import { StatusError } from '../errors';
 import { anyKind } from '../meta';
 import type { Requester, RequestContext } from '../registry';
 import { nameProblem } from '../registry/names';
-import { namespaceOf } from '../server/namespaces';
 
 export type { PreferencesSpec } from '../../apis/preferences.svc.app/v1alpha1/preferences';
 
@@ -55,7 +54,7 @@ export class PreferencesDirectory {
   }
 
   private ctx(by: Requester, orgId: number): RequestContext {
-    return { requester: by, namespace: namespaceOf(orgId), fieldManager: 'svc-identity' };
+    return { requester: by, namespace: this.users.registry.namespaces.of(orgId), fieldManager: 'svc-identity' };
   }
 
   /** The owner's stored preferences, else the defaults. */

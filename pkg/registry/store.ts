@@ -18,11 +18,14 @@ import { historyValueOf } from './secret-fields';
 import { toStatusError } from './storage-errors';
 import { storedUniqueKeys, uniqueKeysOf } from './unique';
 import type { WatchAccess } from './watch-visibility';
+import type { Namespaces } from './namespaces';
 import { causesFromZod } from './zod-causes';
 import { dependentsOf } from './cascades';
 
 export interface RegistryOptions {
   nestedFolders: boolean;
+  /** How this server's namespaces name organizations (from its configuration): services map org ids with it. */
+  namespaces: Namespaces;
   /**
    * How many versions each kind that `keepsHistory` keeps, by group and resource (`dashboards.dashboard.svc.app`);
    * a kind not named keeps every version. See {@link keptVersions}.
@@ -58,7 +61,7 @@ const timestamp = (d = new Date()) => `${d.toISOString().slice(0, 19)}Z`;
  * kinds plug in a schema and optional strategy hooks.
  *
  * @example
- *   const registry = new Registry(storage, allKinds, { nestedFolders: true });
+ *   const registry = new Registry(storage, allKinds, { nestedFolders: true, namespaces: new Namespaces() });
  *   await registry.init();
  *   const created = await registry.create(ctx, playlistKind, { metadata: { generateName: 'pl-' }, spec });
  */
@@ -66,6 +69,8 @@ export class Registry {
   private readonly folders: FolderRules;
   private readonly versionsToKeep: Readonly<Record<string, number>>;
   private readonly kindSettings: Readonly<Record<string, KindSettings>>;
+  /** The naming of organizations in this server's data. */
+  readonly namespaces: Namespaces;
 
   constructor(
     readonly storage: Storage,
@@ -75,6 +80,7 @@ export class Registry {
     this.folders = { folderKind: kinds.find((k) => k.isFolder), nestedFolders: options.nestedFolders };
     this.versionsToKeep = options.versionsToKeep ?? {};
     this.kindSettings = options.kindSettings ?? {};
+    this.namespaces = options.namespaces;
   }
 
   private settingsOf(kind: KindRegistration): KindSettings {

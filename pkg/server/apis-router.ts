@@ -1,11 +1,10 @@
 import express, { type Request, type Response, Router } from 'express';
 import { StatusError } from '../errors';
 import type { KindRegistration } from '../meta';
-import { type DeleteOptions, listAcross, type ListOptions, type Registry, type RequestContext } from '../registry';
+import { type DeleteOptions, listAcross, type ListOptions, type OrgDirectory, type Registry, type RequestContext } from '../registry';
 import { defaultFieldManager, validateFieldManager } from '../registry/managed-fields';
 import type { Logger } from '../log';
 import type { WatchHub } from '../registry/watch';
-import { namespaceOf, type OrgDirectory, resolveNamespace } from './namespaces';
 import { negotiate } from './negotiate';
 import { requestContext } from './request-context';
 import { decodeRequestBody, handlePatch, rawBodyOf, sendWarnings } from './patch-handler';
@@ -38,7 +37,7 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log, creden
     const { group, version, namespace, resource } = req.params as Record<string, string>;
     const kind = registry.find(group, version, resource);
     if (!kind) throw NOT_FOUND();
-    await resolveNamespace(namespace, orgs);
+    await registry.namespaces.resolve(namespace, orgs);
     return { kind, ctx: requestContext(req, namespace, fieldManager(req, kind)) };
   };
 
@@ -108,7 +107,7 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log, creden
     const kind = registry.find(group, version, resource);
     if (!kind) throw NOT_FOUND();
     const field = fieldManager(req, kind);
-    const contexts = (req.orgScopes ?? []).map(({ orgId, role }) => ({ ...requestContext(req, namespaceOf(orgId), field), access: req.accessIn?.(orgId, role) }));
+    const contexts = (req.orgScopes ?? []).map(({ orgId, role }) => ({ ...requestContext(req, registry.namespaces.of(orgId), field), access: req.accessIn?.(orgId, role) }));
     const how = negotiate(req);
     if (isWatchRequest(req)) {
       const render = how.kind === 'table' ? tableWatchRenderer(kind, how.includeObject) : undefined;

@@ -22,7 +22,7 @@ import { RoleDirectory } from '../auth/role-directory';
 import { legacyAreas, legacyRouter } from '../../legacy-adapters';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
-import type { Registry } from '../registry';
+import { type OrgDirectory, type Registry, storedOrgs } from '../registry';
 import { WatchHub } from '../registry/watch';
 import type { Storage } from '../../storage';
 import { apisRouter } from './apis-router';
@@ -30,7 +30,6 @@ import { WatchCredentials } from './watch-credentials';
 import type { BuildInfo } from './build-info';
 import { discoveryRouter, enabledAlphaFromToggles, versionRouter } from './discovery';
 import { healthRouter } from './health';
-import { configureNamespaces, type OrgDirectory, storedOrgs } from './namespaces';
 import { keepRawBody } from './patch-handler';
 import { errorHandler } from './render-error';
 import { checkRequestBody, checkRequestTarget } from './request-input';
@@ -54,11 +53,9 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): { app: Express; setDraining(): void; watchHub: WatchHub; users: IdentityDirectory; identityReady(): Promise<void> } {
   let draining = false;
   const cloud = deps.config.server.edition === 'cloud';
-  // Spec §9.3: in the cloud edition organization 1 is namespace stacks-<stack_id>.
-  configureNamespaces({ stackId: cloud ? deps.config.server.stack_id : undefined });
   // Org 1 and the configured admin are made to exist at once; requests wait for it, and retry it if it failed
   // (the database was down at start-up).
-  const users = new IdentityDirectory(deps.storage);
+  const users = new IdentityDirectory(deps.storage, deps.registry.namespaces);
   const teams = new TeamDirectory(users);
   const preferences = new PreferencesDirectory(users, teams);
   // Custom roles exist in the enterprise edition only: elsewhere no role source, and their endpoints are 404.

@@ -1,16 +1,13 @@
 import type { Request } from 'express';
 import type { RequestContext } from '../registry';
-import { defaultFieldManager } from '../registry/managed-fields';
-import { namespaceOf } from './namespaces';
 
 /**
- * The registry context of a request: the caller, its permissions (`req.access`) and, for the legacy API, the
- * namespace of the org it acts in. Legacy adapters call the registry with this, so the registry's rules (and its
- * access checks) apply to them exactly as to `/apis`.
+ * The registry context of an `/apis` request in one namespace: the caller, its permissions (`req.access`) and the
+ * field manager its writes are recorded under. (Legacy adapters build theirs in legacy-adapters/shared.)
  *
  * @example
- *   const folder = await registry.get(requestContext(req), folderKind, uid);
+ *   const ctx = requestContext(req, 'default', 'kubectl-client-side-apply');
  */
-export function requestContext(req: Request, namespace = namespaceOf(req.user!.orgId), fieldManager = defaultFieldManager(req.get('user-agent'))): RequestContext {
+export function requestContext(req: Request, namespace: string, fieldManager: string): RequestContext {
   return { requester: { identity: req.user!.identity, login: req.user!.login }, namespace, fieldManager, access: req.access };
 }

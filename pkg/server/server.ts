@@ -5,7 +5,7 @@ import { allKinds, dashboardKind } from '../../apis';
 import { MIN_REFRESH_INTERVAL } from '../../apis/dashboard.svc.app/v1beta1/dashboard';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import { Compactor, Registry, type RegistryOptions } from '../registry';
+import { Compactor, Namespaces, Registry, type RegistryOptions } from '../registry';
 import { openStorage, type Storage } from '../../storage';
 import { createApp } from './app';
 import { answerClientErrors } from './client-error';
@@ -23,8 +23,9 @@ export interface RunningServer {
 }
 
 /**
- * The registry's options from the configuration: folders nest per `feature_toggles.nestedFolders`, and dashboards
- * keep their newest `dashboards.versions_to_keep` versions and a refresh no shorter than `dashboards.min_refresh_interval`.
+ * The registry's options from the configuration: folders nest per `feature_toggles.nestedFolders`, dashboards
+ * keep their newest `dashboards.versions_to_keep` versions and a refresh no shorter than `dashboards.min_refresh_interval`,
+ * and organization 1 is namespace `stacks-<stack_id>` in the cloud edition (spec §9.3), `default` elsewhere.
  *
  * @example new Registry(storage, kinds, registryOptions(config))
  */
@@ -34,6 +35,7 @@ export function registryOptions(config: Config): Required<RegistryOptions> {
     nestedFolders: config.feature_toggles.nestedFolders,
     versionsToKeep: { [dashboards]: config.dashboards.versions_to_keep },
     kindSettings: { [dashboards]: { [MIN_REFRESH_INTERVAL]: config.dashboards.min_refresh_interval } },
+    namespaces: new Namespaces({ stackId: config.server.edition === 'cloud' ? config.server.stack_id : undefined }),
   };
 }
 

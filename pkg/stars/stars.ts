@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { type StarredItem, starsKind, type StarsSpec } from '../../apis/collections.svc.app/v1alpha1/stars';
 import { StatusError } from '../errors';
 import { anyKind, type KindRegistration, type Resource } from '../meta';
-import { Registry, type RequestContext } from '../registry';
+import { type Namespaces, Registry, type RequestContext } from '../registry';
 import { typeOf } from '../registry/folder-tree';
 import { nameProblem } from '../registry/names';
-import { namespaceOf } from '../server/namespaces';
 import type { Storage } from '../../storage';
 
 /** Whose stars: an identity (`user:<uid>`, `service-account:<uid>`) in the organization it acts in. */
@@ -37,19 +36,22 @@ const sameObject = (kind: KindRegistration, name: string) => (i: StarredItem) =>
  * another object takes the same name.
  *
  * @example
- *   const stars = starsOf(registry.storage);
+ *   const stars = starsOf(registry);
  *   await stars.star(req.user!, dashboardKind, dashboard);
  *   meta.isStarred = await stars.isStarred(req.user!, dashboardKind, dashboard);
  */
 export class Stars {
   private readonly registry: Registry;
 
-  constructor(private readonly storage: Storage) {
-    this.registry = new Registry(storage, [anyKind(starsKind)], { nestedFolders: false });
+  constructor(
+    private readonly storage: Storage,
+    namespaces: Namespaces,
+  ) {
+    this.registry = new Registry(storage, [anyKind(starsKind)], { nestedFolders: false, namespaces });
   }
 
   private ctx(owner: StarOwner): RequestContext {
-    return { requester: { identity: owner.identity }, namespace: namespaceOf(owner.orgId), fieldManager: 'svc-stars' };
+    return { requester: { identity: owner.identity }, namespace: this.registry.namespaces.of(owner.orgId), fieldManager: 'svc-stars' };
   }
 
   /** Everything the owner starred, deleted objects included. */
@@ -61,7 +63,7 @@ export class Stars {
   /**
    * Whether the owner starred this object (as stored: its `metadata.uid` must be the starred one).
    *
-   * @example await starsOf(storage).isStarred(req.user!, dashboardKind, dashboard); // true
+   * @example await starsOf(registry).isStarred(req.user!, dashboardKind, dashboard); // true
    */
   async isStarred(owner: StarOwner, kind: KindRegistration, obj: Resource): Promise<boolean> {
     return (await this.items(owner)).some((i) => sameObject(kind, obj.metadata.name)(i) && i.uid === obj.metadata.uid);
@@ -70,12 +72,12 @@ export class Stars {
   /**
    * The names of the objects of `kind` the owner starred that still exist, in the order they were starred.
    *
-   * @example await starsOf(storage).starredNames(req.user!, dashboardKind); // ['api-latency', 'errors']
+   * @example await starsOf(registry).starredNames(req.user!, dashboardKind); // ['api-latency', 'errors']
    */
   async starredNames(owner: StarOwner, kind: KindRegistration): Promise<string[]> {
     const starred = (await this.items(owner)).filter((i) => i.group === kind.group && i.resource === kind.plural);
     if (starred.length === 0) return [];
-    const page = await this.storage.list({ ...typeOf(kind), namespace: namespaceOf(owner.orgId), names: starred.map((i) => i.name) });
+    const page = await this.storage.list({ ...typeOf(kind), namespace: this.registry.namespaces.of(owner.orgId), names: starred.map((i) => i.name) });
     const live = new Map(page.items.map((s) => [s.key.name, (s.value as unknown as Resource).metadata.uid]));
     return starred.filter((i) => live.get(i.name) === i.uid).map((i) => i.name);
   }
@@ -108,18 +110,19 @@ export class Stars {
   }
 }
 
-const byStorage = new WeakMap<Storage, Stars>();
+const byRegistry = new WeakMap<Registry, Stars>();
 
 /**
- * The stars kept in `storage` (one instance per storage): what adapters call to answer `isStarred`.
+ * The stars kept beside `registry`'s objects, in its storage and under its namespaces (one instance per registry):
+ * what adapters call to answer `isStarred`.
  *
- * @example const starred = await starsOf(registry.storage).isStarred(req.user!, dashboardKind, dashboard);
+ * @example const starred = await starsOf(registry).isStarred(req.user!, dashboardKind, dashboard);
  */
-export function starsOf(storage: Storage): Stars {
-  let stars = byStorage.get(storage);
+export function starsOf(registry: Registry): Stars {
+  let stars = byRegistry.get(registry);
   if (!stars) {
-    stars = new Stars(storage);
-    byStorage.set(storage, stars);
+    stars = new Stars(registry.storage, registry.namespaces);
+    byRegistry.set(registry, stars);
   }
   return stars;
 }

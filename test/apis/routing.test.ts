@@ -3,7 +3,7 @@ import supertest from 'supertest';
 import { allKinds } from '../../apis';
 import { loadConfig } from '../../pkg/config';
 import { silentLogger } from '../../pkg/log';
-import { Registry } from '../../pkg/registry';
+import { Namespaces, Registry } from '../../pkg/registry';
 import { createApp } from '../../pkg/server/app';
 import { openStorage } from '../../storage';
 import { startTestApp, type TestApp } from '../support/app';
@@ -69,7 +69,7 @@ onServer('a database outage is 503, not 500, health says so, and service resumes
   url.host = `127.0.0.1:${proxy.port}`;
   const storage = await openStorage({ url: url.toString(), dataDir: '', maxConnections: 4 });
   const config = loadConfig({ argv: [], env: {}, cwd: process.cwd() });
-  const registry = new Registry(storage, allKinds, { nestedFolders: true });
+  const registry = new Registry(storage, allKinds, { nestedFolders: true, namespaces: new Namespaces() });
   await registry.init();
   const { app } = createApp({ config, storage, registry, log: silentLogger, build: { version: 'test', commit: 'test' } });
   const path = '/apis/playlist.svc.app/v1/namespaces/default/playlists';

@@ -5,7 +5,7 @@
 import { allKinds } from '../../apis';
 import type { KindRegistration } from '../../pkg/meta';
 import { silentLogger } from '../../pkg/log';
-import { Registry, type RequestContext } from '../../pkg/registry';
+import { Namespaces, Registry, type RequestContext } from '../../pkg/registry';
 import { type WatchEvent, WatchHub, type WatchHubOptions, type WatchRequest } from '../../pkg/registry/watch';
 import { openStorage, type Storage } from '../../storage';
 import { createTestDatabase, type TestDatabase, testBackend } from '../support/backend';
@@ -85,7 +85,7 @@ function request(reg: Registry, kind: KindRegistration, opts: Partial<WatchReque
 beforeAll(async () => {
   db = await createTestDatabase();
   base = await openStorage({ url: db.url, dataDir: '', inMemory: true, maxConnections: 20 });
-  registry = new Registry(base, allKinds, { nestedFolders: true });
+  registry = new Registry(base, allKinds, { nestedFolders: true, namespaces: new Namespaces() });
   await registry.init();
 });
 afterEach(() => {
@@ -131,7 +131,7 @@ test('2,000 idle watches cost one history query per poll interval, not one per w
 (testBackend() === 'postgres' ? test : test.skip)('a second server process on the same database sees the first one\'s writes within a second, and back (postgres only: the embedded database belongs to one process)', async () => {
   const other = await openStorage({ url: db.url, dataDir: '', maxConnections: 5 });
   try {
-    const otherRegistry = new Registry(other, allKinds, { nestedFolders: true });
+    const otherRegistry = new Registry(other, allKinds, { nestedFolders: true, namespaces: new Namespaces() });
     const hubA = newHub(base);
     const hubB = newHub(other);
     const onB = consume(hubB.watch(request(otherRegistry, playlists, { labelSelector: 'case=xproc' })));

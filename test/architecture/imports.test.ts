@@ -110,25 +110,7 @@ const rules: Rule[] = [
  * Today's violations, each to be removed by the change that fixes it (the test fails when one is fixed and still
  * listed, so this list only shrinks). Keys: `<file> -> <import specifier>`.
  */
-const allowed = new Set<string>([
-  // Temporary (issue 11, item 6): namespaces and the request context move out of pkg/server in the next change.
-  'pkg/auth/access-control.ts -> ../server/namespaces',
-  'pkg/auth/deletion-view.ts -> ../server/namespaces',
-  'pkg/auth/identity-directory.ts -> ../server/namespaces',
-  'pkg/auth/org-access.ts -> ../server/namespaces',
-  'pkg/auth/role-directory.ts -> ../server/namespaces',
-  'pkg/auth/service-accounts.ts -> ../server/namespaces',
-  'pkg/auth/stored-permissions.ts -> ../server/namespaces',
-  'pkg/auth/team-directory.ts -> ../server/namespaces',
-  'pkg/preferences/preferences-directory.ts -> ../server/namespaces',
-  'pkg/stars/stars.ts -> ../server/namespaces',
-  'legacy-adapters/dashboards/dashboards-routes.ts -> ../../pkg/server/request-context',
-  'legacy-adapters/folders/folders-routes.ts -> ../../pkg/server/request-context',
-  'legacy-adapters/permissions/permissions-routes.ts -> ../../pkg/server/request-context',
-  'legacy-adapters/preferences/preferences-routes.ts -> ../../pkg/server/namespaces',
-  'legacy-adapters/search/search-routes.ts -> ../../pkg/server/request-context',
-  'legacy-adapters/stars/stars-routes.ts -> ../../pkg/server/request-context',
-]);
+const allowed = new Set<string>([]);
 
 function violations(): { found: string[]; unusedAllowances: string[] } {
   const found: string[] = [];

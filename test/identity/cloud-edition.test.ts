@@ -69,6 +69,27 @@ describe('namespaces', () => {
     }
   });
 
+  it('is the server\'s own: an on-premise server in the same process keeps org 1 in default meanwhile', async () => {
+    const oss = await startTestApp();
+    try {
+      // Both servers write org 1 through the legacy API at once; each stores under its own scheme.
+      const [cloudFolder, ossFolder] = await Promise.all([
+        bearer.post('/api/folders').send({ uid: 'two-configs', title: 'Cloud' }),
+        oss.as.post('/api/folders').send({ uid: 'two-configs', title: 'On premise' }),
+      ]);
+      expect([cloudFolder.status, ossFolder.status]).toEqual([200, 200]);
+      const [inStack, inDefault] = await Promise.all([bearer.get(`${folders(NS)}/two-configs`), oss.as.get(`${folders('default')}/two-configs`)]);
+      expect([inStack.status, inStack.body.metadata?.namespace, inStack.body.spec?.title]).toEqual([200, NS, 'Cloud']);
+      expect([inDefault.status, inDefault.body.metadata?.namespace, inDefault.body.spec?.title]).toEqual([200, 'default', 'On premise']);
+      // And each names nothing by the other's name for org 1.
+      expect((await bearer.get(folders('default'))).status).toBe(404);
+      expect((await oss.as.get(folders(NS))).status).toBe(404);
+      expect([t.registry.namespaces.of(1), oss.registry.namespaces.of(1)]).toEqual([NS, 'default']);
+    } finally {
+      await oss.close();
+    }
+  });
+
   it('stores what the legacy API writes in the stack namespace too', async () => {
     const res = await bearer.post('/api/teams').send({ name: 'Cloud Team' });
     expect(res.status).toBe(200);

@@ -2,6 +2,7 @@ import { bootstrapIdentity } from '../../pkg/auth/identity-bootstrap';
 import { IdentityDirectory, SYSTEM } from '../../pkg/auth/identity-directory';
 import { ServiceAccounts } from '../../pkg/auth/service-accounts';
 import { TeamDirectory } from '../../pkg/auth/team-directory';
+import { Namespaces } from '../../pkg/registry';
 import { createTestStorage } from '../support/backend';
 import { startTestApp, type TestApp } from '../support/app';
 import { PASSWORD } from '../support/users';
@@ -11,8 +12,8 @@ it('two replicas bootstrapping one fresh database make one org 1 and one admin',
   const { storage, close } = await createTestStorage();
   try {
     const admin = { user: 'admin', password: 'admin', email: 'admin@localhost' };
-    const a = new IdentityDirectory(storage);
-    const b = new IdentityDirectory(storage);
+    const a = new IdentityDirectory(storage, new Namespaces());
+    const b = new IdentityDirectory(storage, new Namespaces());
     await Promise.all([bootstrapIdentity(a, admin), bootstrapIdentity(b, admin), bootstrapIdentity(a, admin)]);
     await bootstrapIdentity(b, admin); // and again later, as a restart does
     expect(await a.listOrgs()).toEqual([{ id: 1, name: 'Main Org.' }]);

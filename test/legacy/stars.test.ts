@@ -127,7 +127,7 @@ describe('deleted dashboards', () => {
     const again = await dashboard('tmp', 'Temporary again');
     expect(await starred()).toEqual([]);
     expect((await t.as.get('/api/search?query=temporary')).body).toEqual([expect.objectContaining({ uid: 'tmp', isStarred: false })]);
-    const stars = starsOf(t.storage);
+    const stars = starsOf(t.registry);
     expect(await stars.isStarred({ identity: 'user:admin', orgId: 1 }, anyKind(dashboardKind), again)).toBe(false);
     await star('tmp').expect(200);
     expect(await stars.isStarred({ identity: 'user:admin', orgId: 1 }, anyKind(dashboardKind), again)).toBe(true);
@@ -138,7 +138,7 @@ describe('deleted dashboards', () => {
 describe('isStarred for other adapters', () => {
   it('answers for the caller and the dashboard as stored', async () => {
     const dash = (await t.as.get(`${DASHBOARDS}/a`)).body;
-    const stars = starsOf(t.storage);
+    const stars = starsOf(t.registry);
     const admin = { identity: 'user:admin', orgId: 1 };
     expect(await stars.isStarred(admin, anyKind(dashboardKind), dash)).toBe(false);
     await star('a').expect(200);
