@@ -270,12 +270,7 @@ export class IdentityDirectory {
   async setRole(by: Requester, orgId: number, userId: number, role: OrgRole): Promise<void> {
     const ctx = this.ctx(by, this.registry.namespaces.of(orgId));
     const spec = { userId, role };
-    try {
-      await this.registry.create(ctx, orgMemberKind, { metadata: { name: String(userId) }, spec });
-    } catch (err) {
-      if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
-      await this.registry.patch(ctx, orgMemberKind, String(userId), (current) => ({ ...current, spec }));
-    }
+    await this.registry.upsert(ctx, orgMemberKind, String(userId), (current) => ({ ...(current ?? { metadata: { name: String(userId) } }), spec }));
   }
 
   /** Removes a membership, and with it (the kind's cascades, in its transaction) the user's teams in the org. */

@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import { lastSeenKind } from '../../apis';
-import { StatusError } from '../errors';
 import type { Registry, RequestContext } from '../registry';
 import { IDENTITY_NAMESPACE, SYSTEM } from './identity-directory';
 
@@ -77,19 +76,7 @@ export class LastSeenTracker {
   /** Create, or move forward: another replica may have written a later time meanwhile. */
   private async write(uid: string, seenAt: string): Promise<void> {
     const later = (stored: unknown) => (typeof stored === 'string' && stored > seenAt ? stored : seenAt);
-    try {
-      await this.registry.patch(this.ctx(), lastSeenKind, uid, (cur) => ({ ...cur, spec: { ...cur.spec, seenAt: later(cur.spec.seenAt) } }));
-      return;
-    } catch (err) {
-      if (!(err instanceof StatusError && err.code === 404)) throw err;
-    }
-    try {
-      await this.registry.create(this.ctx(), lastSeenKind, { metadata: { name: uid }, spec: { seenAt } });
-    } catch (err) {
-      // Another replica (or request) created it first: move it forward.
-      if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
-      await this.registry.patch(this.ctx(), lastSeenKind, uid, (cur) => ({ ...cur, spec: { ...cur.spec, seenAt: later(cur.spec.seenAt) } }));
-    }
+    await this.registry.upsert(this.ctx(), lastSeenKind, uid, (cur) => (cur ? { ...cur, spec: { ...cur.spec, seenAt: later(cur.spec.seenAt) } } : { metadata: { name: uid }, spec: { seenAt } }));
   }
 
   private forgetStale(now: number): void {

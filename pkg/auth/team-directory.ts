@@ -201,12 +201,7 @@ export class TeamDirectory implements TeamMembership, PermissionSource {
     const name = `${team.id}-${user.id}`;
     const spec: TeamBindingSpec = { teamId: team.id, teamUid: team.uid, userId: user.id, userUid: user.uid, permission };
     const labels = { [TEAM_ID]: String(team.id), [USER_ID]: String(user.id), [USER_KEY]: keyOf(user.uid) };
-    try {
-      await this.registry.create(ctx, BINDINGS, { metadata: { name, labels }, spec });
-    } catch (err) {
-      if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
-      await this.registry.patch(ctx, BINDINGS, name, (current) => ({ ...current, spec }));
-    }
+    await this.registry.upsert(ctx, BINDINGS, name, (current) => ({ ...(current ?? { metadata: { name, labels } }), spec }));
   }
 
   /** Removes one membership (404 "Team member not found" when there is none). */

@@ -72,12 +72,7 @@ export class PreferencesDirectory {
   async save(by: Requester, orgId: number, owner: PreferencesOwner, spec: PreferencesSpec): Promise<void> {
     const ctx = this.ctx(by, orgId);
     const name = preferencesName(owner);
-    try {
-      await this.users.registry.create(ctx, PREFERENCES, { metadata: { name }, spec });
-    } catch (err) {
-      if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
-      await this.users.registry.patch(ctx, PREFERENCES, name, (current) => ({ ...current, spec }));
-    }
+    await this.users.registry.upsert(ctx, PREFERENCES, name, (current) => ({ ...(current ?? { metadata: { name } }), spec }));
   }
 
   /** Forgets the owner's preferences (nothing to do when it has none). */

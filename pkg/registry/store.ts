@@ -285,6 +285,41 @@ export class Registry {
   }
 
   /**
+   * Creates the object `name`, or updates it when it exists, in one transaction under the type's lock, so a
+   * concurrent writer of the same name never makes it fail: `produce` turns the current object (as clients see it;
+   * undefined when there is none) into the body to write. Access as create or update; `opts` as for either.
+   *
+   * @example await registry.upsert(ctx, preferencesKind, 'user-abc', (current) => ({ ...current, metadata: { name: 'user-abc' }, spec }))
+   */
+  async upsert(ctx: RequestContext, kind: KindRegistration, name: string, produce: (current: Resource | undefined) => unknown, opts: WriteOptions = {}): Promise<{ object: Resource; created: boolean }> {
+    const parse = (current: Resource | undefined) => {
+      const input = parseBody(kind, produce(current), ctx.namespace);
+      checkNameMatches(input, name);
+      return input;
+    };
+    const prepare = async (gate: WriteGate, current: Resource | undefined) => {
+      await gate.decide(current ? writeChecks(gate, current, undefined) : []);
+    };
+    return this.guarded(ctx, kind, name, prepare, (trail) =>
+      this.transact(kind, name, async (tx) => {
+        await tx.lockTypes(this.updateLocks(kind));
+        const stored = await tx.get(this.key(ctx, kind, name));
+        if (stored) {
+          const object = await this.replace(tx, ctx, kind, stored, opts, trail, (current, storedVersion) => ({ input: parse(current), expected: storedVersion }));
+          return { object, created: false };
+        }
+        const input = parse(undefined);
+        checkCreatable(kind, { ...input, metadata: { ...input.metadata, name } });
+        const obj = this.newObject(ctx, kind, name, input);
+        trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj)), '');
+        const object = await this.insert(tx, ctx, kind, obj, opts);
+        if (trail.gate && !opts.dryRun) await trail.gate.access.created(object, tx);
+        return { object, created: true };
+      }),
+    );
+  }
+
+  /**
    * DELETE. An object with finalizers is not removed: it gets its deletionTimestamp (and generation + 1) and is
    * removed by the update that empties its finalizers; the answer is then the object as it now is.
    */

@@ -48,3 +48,35 @@ describe('expectedGeneration', () => {
     expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(Array(7).fill(409));
   });
 });
+
+describe('upsert', () => {
+  const body = (title: string) => (current: Resource | undefined) => ({ metadata: { ...current?.metadata, name: 'up' }, spec: { title, interval: '5m', items: [] } });
+
+  it('creates the object when there is none, and updates it (generation + 1) when there is', async () => {
+    const first = await t.registry.upsert(ctx, PLAYLISTS, 'up', body('one'));
+    expect([first.created, first.object.spec.title, first.object.metadata.generation]).toEqual([true, 'one', 1]);
+    const second = await t.registry.upsert(ctx, PLAYLISTS, 'up', (current) => {
+      expect(current?.spec.title).toBe('one');
+      return body('two')(current);
+    });
+    expect([second.created, second.object.spec.title, second.object.metadata.generation]).toEqual([false, 'two', 2]);
+    expect(second.object.metadata.uid).toBe(first.object.metadata.uid);
+  });
+
+  it('never fails on a concurrent writer of the same name: of simultaneous upserts exactly one creates', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        t.registry.upsert(ctx, PLAYLISTS, 'up-race', (current) => ({ metadata: { ...current?.metadata, name: 'up-race' }, spec: { title: `t${i}`, interval: '5m', items: [] } })),
+      ),
+    );
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.object.metadata.uid)).size).toBe(1);
+  });
+
+  it('holds the body to the kind\'s rules as a create or an update would', async () => {
+    const invalid = await refusal(t.registry.upsert(ctx, PLAYLISTS, 'up-bad', () => ({ metadata: { name: 'up-bad' }, spec: { title: '', interval: '5m' } })));
+    expect(invalid.code).toBe(422);
+    const renamed = await refusal(t.registry.upsert(ctx, PLAYLISTS, 'up', () => ({ metadata: { name: 'other' }, spec: { title: 'x', interval: '5m' } })));
+    expect(renamed.code).toBe(400);
+  });
+});
