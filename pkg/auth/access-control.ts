@@ -154,11 +154,10 @@ export function registryFolderTree(registry: Registry): FolderTree {
  * move or delete anywhere is seen by the next check.
  */
 function folderParents(registry: Registry, folderKind: KindRegistration, system: (orgId: number) => RequestContext): (orgId: number) => Promise<Map<string, string>> {
-  const type = { group: folderKind.group, resource: folderKind.plural };
   const cached = new Map<number, { version: number; parents: Promise<Map<string, string>> }>();
   let asking: Promise<number> | undefined;
   const currentVersion = () =>
-    (asking ??= registry.storage.versions(type).then(
+    (asking ??= registry.versions(folderKind).then(
       (v) => ((asking = undefined), v.current),
       (err: unknown) => {
         asking = undefined;

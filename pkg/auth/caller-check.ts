@@ -55,8 +55,8 @@ export class CallerCheck {
 
   /** Changes whenever identity data may have changed (one cheap version read per identity kind). */
   async version(): Promise<string> {
-    const storage = this.opts.users.registry.storage;
-    const versions = await Promise.all(IDENTITY_KINDS.map((k) => storage.versions({ group: k.group, resource: k.plural })));
+    const { registry } = this.opts.users;
+    const versions = await Promise.all(IDENTITY_KINDS.map((k) => registry.versions(k)));
     return versions.map((v) => v.current).join('.');
   }
 

@@ -1,6 +1,5 @@
 import { Annotations, type KindRegistration } from '../meta';
 import type { AccessObject, Registry } from '../registry';
-import { typeOf } from '../registry/folder-tree';
 import type { AuthorizerView, FolderTree } from './authorizer';
 import { type ManagedLookup, OverlayGrants } from './grants';
 import { folderScope, type ManagedPermissionItem } from './permissions';
@@ -87,10 +86,9 @@ export class DeletionViews {
     const cacheKey = `${namespace}\u0000${name}`;
     const cached = this.folders.get(cacheKey);
     if (cached && Date.now() - cached.at < FOLDER_TTL_MS) return cached;
-    const key = { ...typeOf(this.folderKind), namespace, name };
     // Never cached while it exists: it may be deleted the next moment, its dashboards' DELETED events right behind.
-    if (await this.registry.storage.get(key)) return undefined;
-    const [last] = await this.registry.storage.objectHistory(key, { limit: 1 });
+    if (await this.registry.exists(this.folderKind, namespace, name)) return undefined;
+    const [last] = await this.registry.storedHistory(this.folderKind, namespace, name, { limit: 1 });
     if (!last || last.action !== 'DELETED') return undefined;
     const meta = last.value.metadata as { uid?: string; annotations?: Record<string, string> } | undefined;
     const gone = { parent: meta?.annotations?.[Annotations.folder] ?? '', uid: meta?.uid ?? '', at: Date.now() };

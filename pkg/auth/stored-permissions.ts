@@ -3,7 +3,6 @@ import { resourcePermissionKind as typedKind, type ResourcePermissionSpec } from
 import { StatusError } from '../errors';
 import { anyKind, type JsonObject, type Resource } from '../meta';
 import type { Registry, Requester, RequestContext } from '../registry';
-import { typeOf } from '../registry/folder-tree';
 import type { HistoryEvent, StorageTx } from '../../storage';
 import type { ManagedPermissionSource } from './authorizer';
 import { granteeKey, ManagedGrants } from './grants';
@@ -179,10 +178,10 @@ export class StoredPermissions implements ManagedPermissionSource {
    *   await permissions.itemsAtDeletion(1, 'dashboards', 'd1', deleted.metadata.uid); // [{ grantee: role Viewer, permission: 'View' }, …]
    */
   async itemsAtDeletion(orgId: number, resource: Guarded, uid: string, objectUid: string): Promise<ManagedPermissionItem[] | undefined> {
-    const key = { ...typeOf(kind), namespace: this.registry.namespaces.of(orgId), name: permissionObjectName(resource, uid) };
+    const [namespace, name] = [this.registry.namespaces.of(orgId), permissionObjectName(resource, uid)];
     let before: number | undefined;
     for (;;) {
-      const rows = await this.registry.storage.objectHistory(key, { limit: HISTORY_PAGE, ...(before ? { before } : {}) });
+      const rows = await this.registry.storedHistory(kind, namespace, name, { limit: HISTORY_PAGE, ...(before ? { before } : {}) });
       const hit = rows.find((r) => r.action === 'DELETED' && annotationsOf(r.value)?.[DELETED_WITH] === objectUid);
       if (hit) return fromPermissionSpec(specOf(hit.value));
       if (rows.length < HISTORY_PAGE) return undefined;
@@ -203,7 +202,7 @@ export class StoredPermissions implements ManagedPermissionSource {
   }
 
   private versions(): Promise<{ current: number; oldestResumable: number }> {
-    return (this.versionRead ??= this.registry.storage.versions(typeOf(kind)).finally(() => (this.versionRead = undefined)));
+    return (this.versionRead ??= this.registry.versions(kind).finally(() => (this.versionRead = undefined)));
   }
 
   private async refresh(orgId: number): Promise<ManagedGrants> {
@@ -225,7 +224,7 @@ export class StoredPermissions implements ManagedPermissionSource {
   private async catchUp(orgId: number, cached: OrgCache): Promise<boolean> {
     const namespace = this.registry.namespaces.of(orgId);
     for (;;) {
-      const events: HistoryEvent[] = await this.registry.storage.eventsSince(typeOf(kind), cached.version, EVENTS_PAGE);
+      const events: HistoryEvent[] = await this.registry.changesSince(kind, cached.version, EVENTS_PAGE);
       if (!events.length) return true;
       for (const ev of events) {
         if (ev.key.namespace === namespace) {

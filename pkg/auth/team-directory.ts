@@ -233,7 +233,7 @@ export class TeamDirectory implements TeamMembership, PermissionSource {
   private readonly checked = new Map<string, { version: number; members: Promise<StoredTeamMember[]> }>();
 
   private async checkedMemberships(orgId: number, userUid: string): Promise<StoredTeamMember[]> {
-    const { current } = await this.registry.storage.versions({ group: BINDINGS.group, resource: BINDINGS.plural });
+    const { current } = await this.registry.versions(BINDINGS);
     const key = `${orgId}/${userUid}`;
     const hit = this.checked.get(key);
     if (hit && hit.version === current) return hit.members;

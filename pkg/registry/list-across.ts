@@ -2,7 +2,6 @@ import { StatusError } from '../errors';
 import type { KindRegistration, Resource, ResourceList } from '../meta';
 import { decodeContinue, encodeContinue } from './continue-token';
 import type { ListOptions, RequestContext } from './context';
-import { typeOf } from './folder-tree';
 import type { Registry } from './store';
 
 /**
@@ -45,6 +44,6 @@ export async function listAcross(registry: Registry, contexts: readonly RequestC
     if (page.metadata.continue) return done(encodeContinue(resourceVersion, `${ctx.namespace}/${decodeContinue(page.metadata.continue).after}`));
   }
   // No namespace at all: the collection's version still says where a watch would start.
-  resourceVersion ??= (await registry.storage.versions(typeOf(kind))).current;
+  resourceVersion ??= (await registry.versions(kind)).current;
   return done();
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type StatusCause, StatusError } from '../errors';
 import { Annotations, jsonEqual, jsonProblem, Labels, type JsonObject, type KindRegistration, type KindSettings, type ManagedFieldsEntry, type Resource, type ResourceList } from '../meta';
-import { type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
+import { type HistoryEvent, type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
 import { applyConfiguration, syncLastApplied } from './apply';
 import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from './apply-config';
 import { decodeContinue, encodeContinue } from './continue-token';
@@ -73,7 +73,8 @@ export class Registry {
   readonly namespaces: Namespaces;
 
   constructor(
-    readonly storage: Storage,
+    /** Private: what callers need of it (versions, changes, history, existence) are the registry's methods. */
+    private readonly storage: Storage,
     readonly kinds: readonly KindRegistration[],
     options: RegistryOptions,
   ) {
@@ -107,6 +108,49 @@ export class Registry {
     for (const kind of this.kinds.filter((k) => k.unique)) {
       await this.storage.syncUniqueKeys(typeOf(kind), kind.unique!.map((u) => u.field), (value) => storedUniqueKeys(kind, value));
     }
+  }
+
+  /**
+   * The newest resourceVersion of a kind's objects, and the oldest one a list or watch may still resume from: what a
+   * cache of them compares with (no access check).
+   */
+  versions(kind: KindRegistration): Promise<{ current: number; oldestResumable: number }> {
+    return this.call(kind, '', () => this.storage.versions(typeOf(kind)));
+  }
+
+  /** The kind's writes after resourceVersion `after`, oldest first, at most `limit` (no access check): for caches. */
+  changesSince(kind: KindRegistration, after: number, limit: number): Promise<HistoryEvent[]> {
+    return this.call(kind, '', () => this.storage.eventsSince(typeOf(kind), after, limit));
+  }
+
+  /**
+   * Rows of one object's history as stored (secret fields excluded), newest first, older than `before` when given; a
+   * deleted object's too (no access check): what was deleted, and how.
+   */
+  storedHistory(kind: KindRegistration, namespace: string, name: string, opts: { limit: number; before?: number }): Promise<HistoryEvent[]> {
+    return this.call(kind, name, () => this.storage.objectHistory({ ...typeOf(kind), namespace, name }, opts));
+  }
+
+  /** Whether an object exists now (no access check). */
+  async exists(kind: KindRegistration, namespace: string, name: string): Promise<boolean> {
+    return (await this.call(kind, name, () => this.storage.get({ ...typeOf(kind), namespace, name }))) !== undefined;
+  }
+
+  /**
+   * The `metadata.uid` of each of these objects that exists now, by name (no access check): whether what a record
+   * points at is still the object it pointed at.
+   */
+  async liveUids(kind: KindRegistration, namespace: string, names: readonly string[]): Promise<Map<string, string>> {
+    const page = await this.call(kind, '', () => this.storage.list({ ...typeOf(kind), namespace, names }));
+    return new Map(page.items.map((s) => [s.key.name, (s.value as unknown as Resource).metadata.uid]));
+  }
+
+  /**
+   * A registry of other kinds kept beside this one's objects: the same storage and namespaces (stars beside the
+   * dashboards they point at).
+   */
+  companion(kinds: readonly KindRegistration[]): Registry {
+    return new Registry(this.storage, kinds, { nestedFolders: false, namespaces: this.namespaces });
   }
 
   /** The kind served at /apis/<group>/<version>/.../<plural>, if any. */

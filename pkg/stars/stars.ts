@@ -2,19 +2,14 @@ import { createHash } from 'node:crypto';
 import { type StarredItem, starsKind, type StarsSpec } from '../../apis/collections.svc.app/v1alpha1/stars';
 import { StatusError } from '../errors';
 import { anyKind, type KindRegistration, type Resource } from '../meta';
-import { type Namespaces, Registry, type RequestContext } from '../registry';
-import { typeOf } from '../registry/folder-tree';
+import type { Registry, RequestContext } from '../registry';
 import { nameProblem } from '../registry/names';
-import type { Storage } from '../../storage';
 
 /** Whose stars: an identity (`user:<uid>`, `service-account:<uid>`) in the organization it acts in. */
 export interface StarOwner {
   identity: string;
   orgId: number;
 }
-
-/** How often a star is retried when another request created the user's stars object first. */
-const ATTEMPTS = 3;
 
 /**
  * The name of an owner's stars object: the identity with '-' for ':' (`user-ab12cd`), or a digest when that is not
@@ -43,11 +38,9 @@ const sameObject = (kind: KindRegistration, name: string) => (i: StarredItem) =>
 export class Stars {
   private readonly registry: Registry;
 
-  constructor(
-    private readonly storage: Storage,
-    namespaces: Namespaces,
-  ) {
-    this.registry = new Registry(storage, [anyKind(starsKind)], { nestedFolders: false, namespaces });
+  /** `objects`: the registry of the starred objects; stars are kept beside them. */
+  constructor(private readonly objects: Registry) {
+    this.registry = objects.companion([anyKind(starsKind)]);
   }
 
   private ctx(owner: StarOwner): RequestContext {
@@ -77,8 +70,7 @@ export class Stars {
   async starredNames(owner: StarOwner, kind: KindRegistration): Promise<string[]> {
     const starred = (await this.items(owner)).filter((i) => i.group === kind.group && i.resource === kind.plural);
     if (starred.length === 0) return [];
-    const page = await this.storage.list({ ...typeOf(kind), namespace: this.registry.namespaces.of(owner.orgId), names: starred.map((i) => i.name) });
-    const live = new Map(page.items.map((s) => [s.key.name, (s.value as unknown as Resource).metadata.uid]));
+    const live = await this.objects.liveUids(kind, this.registry.namespaces.of(owner.orgId), starred.map((i) => i.name));
     return starred.filter((i) => live.get(i.name) === i.uid).map((i) => i.name);
   }
 
@@ -86,20 +78,9 @@ export class Stars {
   async star(owner: StarOwner, kind: KindRegistration, obj: Resource): Promise<void> {
     const item: StarredItem = { group: kind.group, resource: kind.plural, name: obj.metadata.name, uid: obj.metadata.uid };
     const name = starsName(owner.identity);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.registry.patch(this.ctx(owner), anyKind(starsKind), name, (current) => withItems(current, (items) => [...items.filter((i) => !sameObject(kind, item.name)(i)), item]));
-        return;
-      } catch (err) {
-        if (!isReason(err, 'NotFound')) throw err;
-      }
-      try {
-        await this.registry.create(this.ctx(owner), anyKind(starsKind), { metadata: { name }, spec: { items: [item] } });
-        return;
-      } catch (err) {
-        if (!isReason(err, 'AlreadyExists') || attempt >= ATTEMPTS) throw err;
-      }
-    }
+    await this.registry.upsert(this.ctx(owner), anyKind(starsKind), name, (current) =>
+      current ? withItems(current, (items) => [...items.filter((i) => !sameObject(kind, item.name)(i)), item]) : { metadata: { name }, spec: { items: [item] } },
+    );
   }
 
   /** Removes the owner's star of the object of `kind` named `name`, if any. */
@@ -121,7 +102,7 @@ const byRegistry = new WeakMap<Registry, Stars>();
 export function starsOf(registry: Registry): Stars {
   let stars = byRegistry.get(registry);
   if (!stars) {
-    stars = new Stars(registry.storage, registry.namespaces);
+    stars = new Stars(registry);
     byRegistry.set(registry, stars);
   }
   return stars;
