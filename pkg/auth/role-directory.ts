@@ -1,13 +1,12 @@
 import { roleBindingKind, roleKind } from '../../apis';
 import type { RoleSpec } from '../../apis/iam.svc.app/v0alpha1/role';
-import type { RoleBindingSpec, RoleSubjectKind } from '../../apis/iam.svc.app/v0alpha1/rolebinding';
+import { ROLE_BINDING_LABELS, type RoleBindingSpec, type RoleSubjectKind, roleSubjectId } from '../../apis/iam.svc.app/v0alpha1/rolebinding';
 import { StatusError } from '../errors';
 import { Annotations, anyKind, type KindRegistration, type Resource } from '../meta';
 import type { Requester, RequestContext } from '../registry';
 import type { Assignee, RoleSource } from './authorizer';
 import { type IdentityDirectory, ignoreNotFound, labelKey, randomUid, SYSTEM } from './identity-directory';
 import type { Permission } from './permissions';
-import type { TeamDirectory } from './team-directory';
 
 export interface StoredRole {
   uid: string;
@@ -43,12 +42,10 @@ const ROLES = anyKind(roleKind);
 const BINDINGS = anyKind(roleBindingKind);
 
 /** Labels that find a role by name and assignments by role or subject without reading them all. */
-const ROLE_KEY = 'svc.app/role-key';
-const SUBJECT_KEY = 'svc.app/subject-key';
-const SUBJECT_ID = 'svc.app/subject-id';
+const { roleKey: ROLE_KEY, subjectKey: SUBJECT_KEY, subjectId: SUBJECT_ID } = ROLE_BINDING_LABELS;
 const keyOf = labelKey;
 const subjectKey = (s: { kind: string; uid: string }) => keyOf(`${s.kind}:${s.uid}`);
-const subjectId = (s: { kind: string; id: number }) => `${s.kind}-${s.id}`;
+const subjectId = (s: { kind: RoleSubjectKind; id: number }) => roleSubjectId(s.kind, s.id);
 
 /** Role names the anchor keeps for its own roles. */
 const RESERVED_PREFIXES = ['fixed:', 'basic:', 'managed:', 'plugins:'];
@@ -78,20 +75,14 @@ function toRole(orgId: number, obj: Resource): StoredRole {
  * {@link RoleSource}: a caller holds the permissions of the roles assigned to it and to its teams.
  *
  * @example
- *   const roles = new RoleDirectory(users, teams);
+ *   const roles = new RoleDirectory(users);
  *   const role = await roles.createRole(by, 1, { name: 'custom:dash-reader', permissions: [{ action: 'dashboards:read', scope: 'dashboards:*' }] });
  *   await roles.assign(by, 1, role, { kind: 'team', uid: team.uid, id: team.id });
  *   new AccessControl({ registry, roles, teams });
  */
 export class RoleDirectory implements RoleSource {
-  constructor(
-    private readonly users: IdentityDirectory,
-    teams: TeamDirectory,
-  ) {
-    // Assignments go with their subject.
-    users.onMemberRemoved((by, orgId, user) => this.unassignAll(by, orgId, { kind: 'user', id: user.id }));
-    teams.onTeamDeleted((by, team) => this.unassignAll(by, team.orgId, { kind: 'team', id: team.id }));
-  }
+  // Assignments go with their subject: the cascades of memberships, teams and service accounts.
+  constructor(private readonly users: IdentityDirectory) {}
 
   private get registry() {
     return this.users.registry;

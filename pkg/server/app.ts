@@ -59,7 +59,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   const teams = new TeamDirectory(users);
   const preferences = new PreferencesDirectory(users, teams);
   // Custom roles exist in the enterprise edition only: elsewhere no role source, and their endpoints are 404.
-  const roles = deps.config.server.edition === 'enterprise' ? new RoleDirectory(users, teams) : undefined;
+  const roles = deps.config.server.edition === 'enterprise' ? new RoleDirectory(users) : undefined;
   const { admin_user, admin_password, admin_email } = deps.config.security;
   const accounts = new ServiceAccounts(users.registry, deps.storage);
   const initialToken = deps.config.auth.initial_service_account_token;
@@ -85,7 +85,6 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(legacyOpenApiRouter({ version: deps.build.version }));
   // Authenticate before reading bodies: a stranger's 10 MiB upload is refused unread.
   // Strategies are tried in order; the first that recognises the caller wins.
-  accounts.onDeleted((by, sa) => roles?.unassignAll(by, sa.orgId, { kind: 'service-account', id: sa.id }) ?? Promise.resolve());
   // Failed logins are counted in the database, so every replica refuses a throttled login.
   const check = passwordCheck({ users, ready: identityReady, attempts: new StoredLoginAttempts(users.registry) });
   const { auth } = deps.config;

@@ -1,4 +1,5 @@
-import { orgMemberKind, serviceAccountTokenKind, teamBindingKind } from '../../apis';
+import { orgMemberKind, roleBindingKind, serviceAccountTokenKind, teamBindingKind } from '../../apis';
+import { ROLE_BINDING_LABELS, type RoleSubjectKind, roleSubjectId } from '../../apis/iam.svc.app/v0alpha1/rolebinding';
 import { TEAM_BINDING_LABELS } from '../../apis/iam.svc.app/v0alpha1/teambinding';
 import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
@@ -98,4 +99,24 @@ it('a refused delete leaves the user its memberships and teams', async () => {
   expect([400, 401]).toContain(refused.status);
   expect((await storedOf(survivor)).members).toContain('default');
   expect((await storedOf(survivor)).bindings).toContain(`${teamId}-${survivor}`);
+});
+
+/** Custom role assignments (stored in every edition) go with their subject: a member leaving, a team, a service account. */
+it('a subject\'s role assignments go with it', async () => {
+  const ctx = { requester: SYSTEM, namespace: 'default', fieldManager: 'test' };
+  const assign = (kind: RoleSubjectKind, id: number) =>
+    t.users!.registry.create(ctx, roleBindingKind, {
+      metadata: { name: `rb-${kind}-${id}`, labels: { [ROLE_BINDING_LABELS.subjectId]: roleSubjectId(kind, id) } },
+      spec: { roleUid: 'some-role', subject: { kind, uid: `u${id}`, id } },
+    });
+  const assigned = async (kind: RoleSubjectKind, id: number) =>
+    (await t.users!.registry.list(ctx, roleBindingKind, { labelSelector: `${ROLE_BINDING_LABELS.subjectId}=${roleSubjectId(kind, id)}` })).items.length;
+  const userId = await createUserByAdmin('cascade-assigned');
+  const teamId = await createTeamWith('cascade-assigned-team', []);
+  const sa = await t.as.post('/api/serviceaccounts').send({ name: 'cascade-assigned-sa', role: 'Viewer' });
+  for (const [kind, id] of [['user', userId], ['team', teamId], ['service-account', sa.body.id]] as const) await assign(kind, id);
+  expect((await t.as.delete(`/api/org/users/${userId}`)).status).toBe(200);
+  expect((await t.as.delete(`/api/teams/${teamId}`)).status).toBe(200);
+  expect((await t.as.delete(`/api/serviceaccounts/${sa.body.id}`)).status).toBe(200);
+  expect([await assigned('user', userId), await assigned('team', teamId), await assigned('service-account', sa.body.id)]).toEqual([0, 0, 0]);
 });

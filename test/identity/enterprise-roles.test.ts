@@ -4,7 +4,6 @@ import { SYSTEM } from '../../pkg/auth/identity-directory';
 import { folderScope, type Subject } from '../../pkg/auth/permissions';
 import { RoleDirectory } from '../../pkg/auth/role-directory';
 import { ServiceAccounts } from '../../pkg/auth/service-accounts';
-import { TeamDirectory } from '../../pkg/auth/team-directory';
 import { FOLDERS } from '../support/paths';
 import { startTestApp, type TestApp } from '../support/app';
 import { as, createUser } from '../support/users';
@@ -238,8 +237,7 @@ describe('folder creation by custom role (spec §5.6)', () => {
       expect(res.status).toBe(201);
     }
     // The app's own directories are not exposed; these read and write the same stored kinds.
-    const teams = new TeamDirectory(t.users!);
-    roles = new RoleDirectory(t.users!, teams);
+    roles = new RoleDirectory(t.users!);
     authz = new Authorizer({ tree: registryFolderTree(t.registry), roles });
   });
 

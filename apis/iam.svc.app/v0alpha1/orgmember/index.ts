@@ -1,4 +1,5 @@
 import { anyKind, type KindRegistration } from '../../../../pkg/meta';
+import { assignmentsOf, roleBindingKind } from '../rolebinding';
 import { TEAM_BINDING_LABELS, teamBindingKind } from '../teambinding';
 import { type OrgMemberSpec, orgMemberSpecSchema } from './orgmember-schema';
 
@@ -17,7 +18,11 @@ export const orgMemberKind = {
   specSchema: orgMemberSpecSchema,
   deleteResponse: 'status',
   // A user who leaves an organization leaves its teams there too, in the same transaction.
-  cascades: [{ kind: anyKind(teamBindingKind), dependents: (member) => ({ labels: { [TEAM_BINDING_LABELS.userId]: String(member.spec.userId) } }) }],
+  cascades: [
+    { kind: anyKind(teamBindingKind), dependents: (member) => ({ labels: { [TEAM_BINDING_LABELS.userId]: String(member.spec.userId) } }) },
+    // And its custom roles there.
+    { kind: anyKind(roleBindingKind), dependents: (member) => assignmentsOf('user', member.spec.userId) },
+  ],
   printerColumns: [
     { name: 'User', type: 'integer', jsonPath: '.spec.userId' },
     { name: 'Role', type: 'string', jsonPath: '.spec.role' },

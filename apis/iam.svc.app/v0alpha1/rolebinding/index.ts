@@ -1,7 +1,18 @@
 import type { KindRegistration } from '../../../../pkg/meta';
-import { type RoleBindingSpec, roleBindingSpecSchema } from './rolebinding-schema';
+import { type RoleBindingSpec, roleBindingSpecSchema, type RoleSubjectKind } from './rolebinding-schema';
 
 export { ROLE_SUBJECT_KINDS, type RoleBindingSpec, type RoleSubjectKind } from './rolebinding-schema';
+
+/** Labels that find a role by name and assignments by role or subject without reading them all. */
+export const ROLE_BINDING_LABELS = { roleKey: 'svc.app/role-key', subjectKey: 'svc.app/subject-key', subjectId: 'svc.app/subject-id' } as const;
+
+/** The value of an assignment's subject-id label: `user-7`, `team-3`, `service-account-2`. */
+export const roleSubjectId = (kind: RoleSubjectKind, id: number | string) => `${kind}-${id}`;
+
+/** A subject's assignments, for its kind's cascades: none when it has no id yet. */
+export function assignmentsOf(kind: RoleSubjectKind, id: number | string | undefined) {
+  return id === undefined || id === '' ? {} : { labels: { [ROLE_BINDING_LABELS.subjectId]: roleSubjectId(kind, id) } };
+}
 
 /**
  * Custom role assignment, `iam.svc.app/v0alpha1`, in the organization's namespace. The object name is derived from

@@ -1,5 +1,6 @@
 import { StatusError } from '../../../../pkg/errors';
-import { anyKind, type KindRegistration } from '../../../../pkg/meta';
+import { anyKind, type KindRegistration, Labels } from '../../../../pkg/meta';
+import { assignmentsOf, roleBindingKind } from '../rolebinding';
 import { serviceAccountTokenKind, TOKEN_LABELS, TOKENS_NAMESPACE } from '../serviceaccounttoken';
 import { type ServiceAccountSpec, serviceAccountSpecSchema } from './serviceaccount-schema';
 
@@ -20,8 +21,11 @@ export const serviceAccountKind = {
   deleteResponse: 'status',
   internalIds: true,
   unique: [{ field: 'login', value: (spec) => spec.login.toLowerCase(), error: () => new StatusError(400, 'BadRequest', 'service account already exists') }],
-  // Its tokens stop working with it, in the same transaction.
-  cascades: [{ kind: anyKind(serviceAccountTokenKind), dependents: (sa) => ({ namespace: TOKENS_NAMESPACE, labels: { [TOKEN_LABELS.serviceAccount]: sa.metadata.name } }) }],
+  // Its tokens stop working with it, in the same transaction; its custom roles go too.
+  cascades: [
+    { kind: anyKind(serviceAccountTokenKind), dependents: (sa) => ({ namespace: TOKENS_NAMESPACE, labels: { [TOKEN_LABELS.serviceAccount]: sa.metadata.name } }) },
+    { kind: anyKind(roleBindingKind), dependents: (sa) => assignmentsOf('service-account', sa.metadata.labels?.[Labels.deprecatedInternalID]) },
+  ],
   printerColumns: [
     { name: 'Title', type: 'string', jsonPath: '.spec.title' },
     { name: 'Role', type: 'string', jsonPath: '.spec.role' },

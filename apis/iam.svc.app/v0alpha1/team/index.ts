@@ -1,5 +1,6 @@
 import { StatusError } from '../../../../pkg/errors';
 import { anyKind, type KindRegistration, Labels } from '../../../../pkg/meta';
+import { assignmentsOf, roleBindingKind } from '../rolebinding';
 import { TEAM_BINDING_LABELS, teamBindingKind } from '../teambinding';
 import { type TeamSpec, teamSpecSchema } from './team-schema';
 
@@ -20,8 +21,11 @@ export const teamKind = {
   deleteResponse: 'status',
   internalIds: true,
   unique: [{ field: 'name', value: (spec) => spec.name.trim().toLowerCase(), error: () => new StatusError(409, 'Conflict', 'Team name taken') }],
-  // Its memberships go with it (labelled with its numeric id; one not yet numbered has none).
-  cascades: [{ kind: anyKind(teamBindingKind), dependents: (team) => byLabel(TEAM_BINDING_LABELS.teamId, team.metadata.labels?.[Labels.deprecatedInternalID]) }],
+  // Its memberships and custom roles go with it (both found by its numeric id; one not yet numbered has none).
+  cascades: [
+    { kind: anyKind(teamBindingKind), dependents: (team) => byLabel(TEAM_BINDING_LABELS.teamId, team.metadata.labels?.[Labels.deprecatedInternalID]) },
+    { kind: anyKind(roleBindingKind), dependents: (team) => assignmentsOf('team', team.metadata.labels?.[Labels.deprecatedInternalID]) },
+  ],
   printerColumns: [
     { name: 'Name', type: 'string', jsonPath: '.spec.name' },
     { name: 'Email', type: 'string', jsonPath: '.spec.email' },
