@@ -105,8 +105,6 @@ export function hasExpired(token: Pick<StoredToken, 'expires'>, now = Date.now()
  *   await accounts.authenticate(key); // { identity: `service-account:${sa.uid}`, orgId: 1, orgRole: 'Editor', … }
  */
 export class ServiceAccounts {
-  private readonly deleted: ((by: Requester, sa: StoredServiceAccount) => Promise<void>)[] = [];
-
   constructor(
     private readonly registry: Registry,
     private readonly storage: Storage,
@@ -167,21 +165,10 @@ export class ServiceAccounts {
 
   /**
    * Deletes the service account and, in its transaction (the kind's cascades), its tokens, which so stop working
-   * with it; then runs what was registered with {@link onDeleted}.
+   * with it, and its custom role assignments.
    */
   async delete(by: Requester, sa: StoredServiceAccount): Promise<void> {
     await this.registry.delete(this.ctx(by, this.registry.namespaces.of(sa.orgId)), serviceAccountKind, sa.uid);
-    for (const cleanup of this.deleted) await cleanup(by, sa);
-  }
-
-  /**
-   * Registers what to remove with a service account (the custom roles assigned to it).
-   *
-   * @example
-   *   accounts.onDeleted((by, sa) => roles.unassignAll(by, sa.orgId, { kind: 'service-account', id: sa.id }));
-   */
-  onDeleted(cleanup: (by: Requester, sa: StoredServiceAccount) => Promise<void>): void {
-    this.deleted.push(cleanup);
   }
 
   // Tokens
