@@ -5,6 +5,7 @@ import type { AccessCheck, AccessObject, Registry, RequestContext } from '../reg
 import { Authorizer, type FolderTree, type ManagedPermissionSource, type PermissionSource, type RoleSource } from './authorizer';
 import type { Identity } from './basic-auth';
 import { DeletionViews } from './deletion-view';
+import { SERVED_KIND_ACCESS } from './kind-access';
 import { defaultPermissionItems, type OrgRole, type Subject } from './permissions';
 import type { StoredPermissions } from './stored-permissions';
 
@@ -95,7 +96,7 @@ export class AccessControl {
       },
       deleted: async (objects, tx) => {
         for (const namespace of new Set(objects.map((o) => o.namespace))) {
-          const guarded = objects.filter((o) => o.namespace === namespace && isGuarded(o)).map((o) => ({ resource: o.resource as 'folders' | 'dashboards', uid: o.name, objectUid: o.uid }));
+          const guarded = objects.filter((o) => o.namespace === namespace && isGuarded(o)).map((o) => ({ resource: o.resource, uid: o.name, objectUid: o.uid }));
           if (permissions && guarded.length) await permissions.removeWithin(tx, by, namespace, guarded);
         }
       },
@@ -103,9 +104,9 @@ export class AccessControl {
   }
 }
 
-/** Folders and dashboards carry managed permissions; other kinds (playlists) do not. */
-function isGuarded(obj: AccessObject): obj is AccessObject & { resource: 'folders' | 'dashboards' } {
-  return obj.resource === 'folders' || obj.resource === 'dashboards';
+/** Objects of kinds that declare managed permissions (folders, dashboards) carry them; others (playlists) do not. */
+function isGuarded(obj: AccessObject): boolean {
+  return SERVED_KIND_ACCESS.isManaged(obj.resource);
 }
 
 /** Sets `req.access` from `req.user`: mount after authentication and organization selection. */

@@ -1,3 +1,4 @@
+import { type Grant, SERVED_KIND_ACCESS } from './kind-access';
 import type { OrgRole, Permission } from './permissions';
 
 /**
@@ -11,15 +12,15 @@ import type { OrgRole, Permission } from './permissions';
  * In the anchor they see folders and dashboards through the managed permissions a new root folder or dashboard
  * receives (see `defaultPermissionItems`), which an admin can take away per folder; only Admin reads everything.
  * Lines marked "ours" have no RBAC action in the anchor, which guards those endpoints with an org-role check.
+ *
+ * The grants on served kinds (folders, dashboards, playlists) are not listed here: each kind declares them
+ * (`access.roles` of its registration), and they are added to each role below.
  */
-
-type Grant = readonly [action: string, scope: string];
 
 const GENERAL = 'folders:uid:general';
 
 /** basic:viewer */
 const VIEWER: readonly Grant[] = [
-  ['folders:read', GENERAL], // fixed:folders.general:reader: list the root, not what is in it
   ['datasources:read', 'datasources:*'], // fixed:datasources:reader, granted to Viewer without datasource RBAC
   ['datasources:query', 'datasources:*'],
   ['datasources.id:read', 'datasources:*'], // fixed:datasources.id:reader
@@ -27,44 +28,20 @@ const VIEWER: readonly Grant[] = [
   ['orgs.quotas:read', ''],
   ['snapshots:read', ''], // fixed:snapshots:reader
   ['library.panels:read', GENERAL], // fixed:library.panels:general.reader
-  ['playlists:read', 'playlists:*'], // ours
 ];
 
 /** basic:editor, on top of Viewer */
 const EDITOR: readonly Grant[] = [
-  ['dashboards:create', GENERAL], // fixed:dashboards:creator
-  ['folders:create', GENERAL], // fixed:folders:creator: root-level folders only (spec §5.6)
   ['library.panels:create', GENERAL], // fixed:library.panels:general.writer
   ['library.panels:write', GENERAL],
   ['library.panels:delete', GENERAL],
   ['snapshots:create', ''], // fixed:snapshots:creator
   ['snapshots:delete', ''], // fixed:snapshots:deleter
   ['datasources:explore', ''], // fixed:datasources:explorer
-  ['playlists:create', ''], // ours
-  ['playlists:write', 'playlists:*'], // ours
-  ['playlists:delete', 'playlists:*'], // ours
 ];
 
 /** basic:admin, on top of Editor */
 const ADMIN: readonly Grant[] = [
-  // fixed:dashboards:writer, fixed:folders:writer, fixed:folders.permissions:writer
-  ['dashboards:read', 'dashboards:*'],
-  ['dashboards:write', 'dashboards:*'],
-  ['dashboards:delete', 'dashboards:*'],
-  ['dashboards.permissions:read', 'dashboards:*'],
-  ['dashboards.permissions:write', 'dashboards:*'],
-  ['dashboards:read', 'folders:*'],
-  ['dashboards:write', 'folders:*'],
-  ['dashboards:delete', 'folders:*'],
-  ['dashboards:create', 'folders:*'],
-  ['dashboards.permissions:read', 'folders:*'],
-  ['dashboards.permissions:write', 'folders:*'],
-  ['folders:read', 'folders:*'],
-  ['folders:create', 'folders:*'],
-  ['folders:write', 'folders:*'],
-  ['folders:delete', 'folders:*'],
-  ['folders.permissions:read', 'folders:*'],
-  ['folders.permissions:write', 'folders:*'],
   // fixed:library.panels:writer
   ['library.panels:read', 'folders:*'],
   ['library.panels:create', 'folders:*'],
@@ -155,9 +132,11 @@ const SERVER_ADMIN: readonly Grant[] = [
 const toPermissions = (grants: readonly Grant[]): readonly Permission[] =>
   Object.freeze(grants.map(([action, scope]) => Object.freeze({ action, scope })));
 
-const viewer = toPermissions(VIEWER);
-const editor = toPermissions([...VIEWER, ...EDITOR]);
-const admin = toPermissions([...VIEWER, ...EDITOR, ...ADMIN]);
+const viewerGrants = [...VIEWER, ...SERVED_KIND_ACCESS.grantsOf('Viewer')];
+const editorGrants = [...viewerGrants, ...EDITOR, ...SERVED_KIND_ACCESS.grantsOf('Editor')];
+const viewer = toPermissions(viewerGrants);
+const editor = toPermissions(editorGrants);
+const admin = toPermissions([...editorGrants, ...ADMIN, ...SERVED_KIND_ACCESS.grantsOf('Admin')]);
 
 /**
  * The permissions of each basic org role, inheritance applied. `None` has none.

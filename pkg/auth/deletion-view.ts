@@ -45,7 +45,7 @@ export class DeletionViews {
   }
 
   /** The view of a deleted folder or dashboard (`AccessObject.folder` is where it was). */
-  of(obj: AccessObject & { resource: 'folders' | 'dashboards' }): Promise<AuthorizerView> {
+  of(obj: AccessObject): Promise<AuthorizerView> {
     const key = `${obj.namespace}\u0000${obj.resource}\u0000${obj.name}\u0000${obj.uid}`;
     let view = this.views.get(key);
     if (!view) {
@@ -57,7 +57,7 @@ export class DeletionViews {
     return view;
   }
 
-  private async build(obj: AccessObject & { resource: 'folders' | 'dashboards' }): Promise<AuthorizerView> {
+  private async build(obj: AccessObject): Promise<AuthorizerView> {
     const orgId = this.registry.namespaces.orgIdOf(obj.namespace);
     if (orgId === undefined) return { tree: this.tree, managed: this.permissions };
     const replaced = new Map<string, readonly ManagedPermissionItem[]>();

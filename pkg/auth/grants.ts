@@ -1,5 +1,6 @@
 import type { PermissionLevel, Grantee, ManagedPermissionItem, Permission, Subject } from './permissions';
-import { actionsFor, roleIncludes, scopeCovers } from './permissions';
+import { SERVED_KIND_ACCESS } from './kind-access';
+import { roleIncludes, scopeCovers } from './permissions';
 
 /**
  * Permission lookups that stay fast with many grants: exact scopes in a Set, wildcard grants (`dashboards:*`) in a
@@ -57,14 +58,9 @@ export function granteeKeysOf(subject: Subject): string[] {
 }
 
 const RANK: Record<PermissionLevel, number> = { View: 1, Edit: 2, Admin: 3 };
-const LEVEL_ACTIONS = {
-  folders: { View: new Set(actionsFor('folders', 'View')), Edit: new Set(actionsFor('folders', 'Edit')), Admin: new Set(actionsFor('folders', 'Admin')) },
-  dashboards: { View: new Set(actionsFor('dashboards', 'View')), Edit: new Set(actionsFor('dashboards', 'Edit')), Admin: new Set(actionsFor('dashboards', 'Admin')) },
-};
-
-/** Whether a managed level on a scope (`folders:uid:f1`, `dashboards:uid:d1`) grants an action there. */
+/** Whether a managed level on a scope (`folders:uid:f1`, `dashboards:uid:d1`) grants an action there, as the kind declares. */
 export function levelGrants(scope: string, level: PermissionLevel, action: string): boolean {
-  return LEVEL_ACTIONS[scope.startsWith('folders:') ? 'folders' : 'dashboards'][level].has(action);
+  return SERVED_KIND_ACCESS.levelGrants(scope.slice(0, scope.indexOf(':')), level, action);
 }
 
 const itemScope = (item: ManagedPermissionItem) => `${item.resource}:uid:${item.uid}`;

@@ -1,3 +1,6 @@
+import type { PermissionLevel as MetaPermissionLevel } from '../meta';
+import { SERVED_KIND_ACCESS } from './kind-access';
+
 /**
  * The authorization model, in the anchor's RBAC terms: a permission is an action (`dashboards:read`) on a scope
  * (`dashboards:uid:abc`, `folders:*`, `*`); a caller holds the permissions of its org role, of the server-admin
@@ -66,8 +69,8 @@ export function scopeCovers(granted: string, requested: string): boolean {
   return granted === requested;
 }
 
-/** Permission levels of managed (per folder / per dashboard) permissions, as the anchor's permission UI offers. */
-export type PermissionLevel = 'View' | 'Edit' | 'Admin';
+/** Permission levels of managed (per object) permissions, as the anchor's permission UI offers; kinds declare them. */
+export type PermissionLevel = MetaPermissionLevel;
 
 /** Who a managed permission is for. A role grant also applies to the roles above it (Viewer → Editor, Admin). */
 export type Grantee =
@@ -76,54 +79,23 @@ export type Grantee =
   | { kind: 'service-account'; uid: string }
   | { kind: 'team'; uid: string };
 
-/** One row of a folder's or dashboard's permission list. */
+/** One row of an object's permission list; `resource` is a kind with managed permissions (`folders`, `dashboards`). */
 export interface ManagedPermissionItem {
-  resource: 'folders' | 'dashboards';
+  resource: string;
   uid: string;
   grantee: Grantee;
   permission: PermissionLevel;
 }
 
 /**
- * Actions per level, from the anchor's ossaccesscontrol dashboard.go and folder.go (`DashboardViewActions`,
- * `FolderViewActions`... without alerting). A folder level carries the dashboard actions too, so that with
- * inheritance it grants them on every dashboard below. `folders:create` is in folder Edit: an editor of a folder
- * may create subfolders in it (spec §5.6), as the anchor's folder action sets allow.
- */
-const ACTIONS: Record<'folders' | 'dashboards', Record<PermissionLevel, readonly string[]>> = (() => {
-  const dashView = ['dashboards:read'];
-  const dashEdit = [...dashView, 'dashboards:write', 'dashboards:delete'];
-  const dashAdmin = [...dashEdit, 'dashboards.permissions:read', 'dashboards.permissions:write'];
-  const folderView = ['folders:read', 'library.panels:read'];
-  const folderEdit = [
-    ...folderView,
-    'folders:write',
-    'folders:delete',
-    'folders:create',
-    'dashboards:create',
-    'library.panels:create',
-    'library.panels:write',
-    'library.panels:delete',
-  ];
-  const folderAdmin = [...folderEdit, 'folders.permissions:read', 'folders.permissions:write'];
-  return {
-    dashboards: { View: dashView, Edit: dashEdit, Admin: dashAdmin },
-    folders: {
-      View: [...dashView, ...folderView],
-      Edit: [...dashEdit, ...folderEdit],
-      Admin: [...dashAdmin, ...folderAdmin],
-    },
-  };
-})();
-
-/**
- * The actions a managed permission level grants on a folder or dashboard.
+ * The actions a managed permission level grants on an object, as its kind declares them (`access.managed.levels`;
+ * a folder's levels carry those of the kinds in folders, so that with inheritance they hold on everything below).
  *
  * @example
  *   actionsFor('dashboards', 'Edit'); // ['dashboards:read', 'dashboards:write', 'dashboards:delete']
  */
-export function actionsFor(resource: 'folders' | 'dashboards', level: PermissionLevel): readonly string[] {
-  return ACTIONS[resource][level];
+export function actionsFor(resource: string, level: PermissionLevel): readonly string[] {
+  return SERVED_KIND_ACCESS.levelActions(resource, level);
 }
 
 const RANK: Record<OrgRole, number> = { None: 0, Viewer: 1, Editor: 2, Admin: 3 };
@@ -170,31 +142,30 @@ export function managedPermissions(items: readonly ManagedPermissionItem[], subj
   const out: Permission[] = [];
   for (const item of items) {
     if (!appliesTo(item.grantee, subject)) continue;
-    const scope = item.resource === 'folders' ? folderScope(item.uid) : dashboardScope(item.uid);
+    const scope = `${item.resource}:uid:${item.uid}`;
     for (const action of actionsFor(item.resource, item.permission)) out.push({ action, scope });
   }
   return out;
 }
 
 /**
- * The permission items a new folder or dashboard starts with, as the anchor sets them: its creator is Admin, and a
- * root-level one also gives Editors Edit and Viewers View. Nested ones inherit from their parents instead.
+ * The permission items a new object starts with, as its kind declares them (`access.managed.defaults`; folders and
+ * dashboards as the anchor sets them: its creator is Admin, and a root-level one also gives Editors Edit and Viewers
+ * View; nested ones inherit from their parents instead). Anonymous creators get no item.
  *
  * @example
  *   defaultPermissionItems('folders', 'f1', undefined, { kind: 'user', uid: 'u1' });
  *   // creator Admin, Editor Edit, Viewer View
  */
 export function defaultPermissionItems(
-  resource: 'folders' | 'dashboards',
+  resource: string,
   uid: string,
   parentFolderUid: string | undefined,
   creator: { kind: 'user' | 'service-account'; uid: string } | undefined,
 ): ManagedPermissionItem[] {
-  const items: ManagedPermissionItem[] = [];
-  if (creator) items.push({ resource, uid, grantee: { kind: creator.kind, uid: creator.uid }, permission: 'Admin' });
-  if (!parentFolderUid || parentFolderUid === GENERAL_FOLDER_UID) {
-    items.push({ resource, uid, grantee: { kind: 'role', role: 'Editor' }, permission: 'Edit' });
-    items.push({ resource, uid, grantee: { kind: 'role', role: 'Viewer' }, permission: 'View' });
-  }
-  return items;
+  const atRoot = !parentFolderUid || parentFolderUid === GENERAL_FOLDER_UID;
+  return SERVED_KIND_ACCESS.defaultsOf(resource, atRoot).flatMap(({ grantee, permission }): ManagedPermissionItem[] => {
+    if (grantee.kind === 'role') return [{ resource, uid, grantee, permission }];
+    return creator ? [{ resource, uid, grantee: { kind: creator.kind, uid: creator.uid }, permission }] : [];
+  });
 }

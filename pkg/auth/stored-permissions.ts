@@ -6,14 +6,15 @@ import type { Registry, Requester, RequestContext } from '../registry';
 import type { HistoryEvent, StorageTx } from '../../storage';
 import type { ManagedPermissionSource } from './authorizer';
 import { granteeKey, ManagedGrants } from './grants';
+import { SERVED_KIND_ACCESS } from './kind-access';
 import type { IdentityDirectory } from './identity-directory';
 import type { TeamDirectory } from './team-directory';
 import type { Grantee, ManagedPermissionItem, OrgRole, PermissionLevel } from './permissions';
 
 const kind = anyKind(typedKind);
-type Guarded = 'folders' | 'dashboards';
+/** A resource whose kind declares managed permissions (`folders`, `dashboards`). */
+type Guarded = string;
 
-const API_GROUP: Record<Guarded, string> = { folders: 'folder.svc.app', dashboards: 'dashboard.svc.app' };
 const VERB: Record<PermissionLevel, 'view' | 'edit' | 'admin'> = { View: 'view', Edit: 'edit', Admin: 'admin' };
 const LEVEL = { view: 'View', edit: 'Edit', admin: 'Admin' } as const;
 const KIND_OF = { role: 'BasicRole', user: 'User', 'service-account': 'ServiceAccount', team: 'Team' } as const;
@@ -46,7 +47,7 @@ export function permissionObjectName(resource: Guarded, uid: string): string {
  */
 export function toPermissionSpec(resource: Guarded, uid: string, items: readonly ManagedPermissionItem[]): ResourcePermissionSpec {
   return {
-    resource: { apiGroup: API_GROUP[resource], resource, name: uid },
+    resource: { apiGroup: SERVED_KIND_ACCESS.groupOf(resource) ?? '', resource, name: uid },
     permissions: items.map((i) => ({ kind: KIND_OF[i.grantee.kind], name: i.grantee.kind === 'role' ? i.grantee.role : i.grantee.uid, verb: VERB[i.permission] })),
   };
 }

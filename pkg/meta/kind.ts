@@ -169,6 +169,58 @@ export interface KindUnique<Spec = unknown> {
 export interface KindAccess {
   /** The action and scope prefix: `dashboards` gives `dashboards:read` on `dashboards:uid:<name>`. */
   resource: string;
+  /**
+   * What each basic org role holds on the kind (Editor also holds Viewer's, Admin Editor's): the authorizer's basic
+   * roles are built from these declarations, so a new kind's roles need no code elsewhere.
+   */
+  roles?: Partial<Record<BasicRole, readonly KindRoleGrant[]>>;
+  /**
+   * Objects carry managed permissions (per object items granting a level to a user, team, service account or
+   * role), stored, listed and checked by the permission store and the authorizer from this declaration.
+   */
+  managed?: KindManagedAccess;
+}
+
+/** An org's basic roles that hold grants (`None` holds none). */
+export type BasicRole = 'Viewer' | 'Editor' | 'Admin';
+
+/** What an access verb becomes: `read` is `<resource>:read`, `permissions:read` is `<resource>.permissions:read`. */
+export type AccessVerb = 'read' | 'write' | 'create' | 'delete' | 'permissions:read' | 'permissions:write';
+
+/**
+ * Verbs a basic role holds on every object of the kind (`all`: scope `<resource>:*`, and `folders:*` for objects
+ * in folders) or only at the root (`root`: `folders:uid:general`, as Editors create dashboards at the root only).
+ * `create` of a kind without folders has no scope ('').
+ *
+ * @example { verbs: ['read'], on: 'all' } // Viewers read every playlist: playlists:read on playlists:*
+ */
+export interface KindRoleGrant {
+  verbs: readonly AccessVerb[];
+  on: 'all' | 'root';
+}
+
+/** Levels of managed permissions, as the anchor's permission UI offers (View 1, Edit 2, Admin 4). */
+export type PermissionLevel = 'View' | 'Edit' | 'Admin';
+
+/** See {@link KindAccess.managed}. */
+export interface KindManagedAccess {
+  /**
+   * The actions each level grants on the object, each level listing all it grants (Edit includes View's). A folder
+   * level also grants, on every object below, the level's actions of each kind that lives in folders.
+   */
+  levels: Readonly<Record<PermissionLevel, readonly string[]>>;
+  /** The items a new object starts with, as the anchor sets them. */
+  defaults: readonly KindDefaultGrant[];
+}
+
+/**
+ * One item a new object gets: for its creator (the user or service account creating it) or a basic role; with
+ * `rootOnly`, only when the object is at the root (objects in a folder inherit the folder's instead).
+ */
+export interface KindDefaultGrant {
+  grantee: 'creator' | BasicRole;
+  permission: PermissionLevel;
+  rootOnly?: boolean;
 }
 
 /**
@@ -178,3 +230,13 @@ export interface KindAccess {
 export function anyKind<Spec>(kind: KindRegistration<Spec>): KindRegistration {
   return kind as unknown as KindRegistration;
 }
+
+/**
+ * The anchor's defaults for a new folder or dashboard: its creator is Admin; at the root Editors also get Edit and
+ * Viewers View (in a folder they inherit the folder's).
+ */
+export const CREATOR_ADMIN_ROLES_AT_ROOT: readonly KindDefaultGrant[] = Object.freeze([
+  { grantee: 'creator', permission: 'Admin' },
+  { grantee: 'Editor', permission: 'Edit', rootOnly: true },
+  { grantee: 'Viewer', permission: 'View', rootOnly: true },
+]);

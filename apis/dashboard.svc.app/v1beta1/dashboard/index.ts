@@ -1,4 +1,4 @@
-import type { KindRegistration } from '../../../../pkg/meta';
+import { CREATOR_ADMIN_ROLES_AT_ROOT, type KindRegistration } from '../../../../pkg/meta';
 import { type DashboardSpec, dashboardSpecSchema } from './dashboard-schema';
 import { dashboardStrategy } from './dashboard-strategy';
 
@@ -20,7 +20,24 @@ export const dashboardKind = {
   deleteResponse: 'status',
   keepsHistory: true,
   internalIds: true,
-  access: { resource: 'dashboards' },
+  access: {
+    resource: 'dashboards',
+    // fixed:dashboards:creator (Editors, at the root), fixed:dashboards:writer and dashboards.permissions:writer (Admins).
+    // Viewers and Editors see dashboards through the managed permissions a new one gets, not through their role.
+    roles: {
+      Editor: [{ verbs: ['create'], on: 'root' }],
+      Admin: [{ verbs: ['read', 'write', 'delete', 'create', 'permissions:read', 'permissions:write'], on: 'all' }],
+    },
+    managed: {
+      // The anchor's DashboardViewActions, DashboardEditActions, DashboardAdminActions (ossaccesscontrol/dashboard.go).
+      levels: {
+        View: ['dashboards:read'],
+        Edit: ['dashboards:read', 'dashboards:write', 'dashboards:delete'],
+        Admin: ['dashboards:read', 'dashboards:write', 'dashboards:delete', 'dashboards.permissions:read', 'dashboards.permissions:write'],
+      },
+      defaults: CREATOR_ADMIN_ROLES_AT_ROOT,
+    },
+  },
   search: { title: (d) => d.spec.title, tags: (d) => d.spec.tags ?? [] },
   printerColumns: [{ name: 'Title', type: 'string', jsonPath: '.spec.title' }],
 } satisfies KindRegistration<DashboardSpec>;

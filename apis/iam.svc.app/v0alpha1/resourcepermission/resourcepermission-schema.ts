@@ -11,7 +11,8 @@ export const PERMISSION_VERBS = ['view', 'edit', 'admin'] as const;
 export const resourcePermissionSpecSchema = z.looseObject({
   resource: z.looseObject({
     apiGroup: z.string().min(1),
-    resource: z.enum(['folders', 'dashboards']),
+    // A served kind declaring managed permissions (`access.managed`): folders, dashboards today.
+    resource: z.string().regex(/^[a-z][a-z0-9.-]*$/),
     name: z.string().min(1).max(40),
   }),
   permissions: z.array(

@@ -12,7 +12,8 @@ export const playlistKind = {
   specSchema: playlistSpecSchema,
   deleteResponse: 'status',
   internalIds: true,
-  access: { resource: 'playlists' },
+  // Ours: the anchor guards playlists with org roles only. No managed permissions.
+  access: { resource: 'playlists', roles: { Viewer: [{ verbs: ['read'], on: 'all' }], Editor: [{ verbs: ['create', 'write', 'delete'], on: 'all' }] } },
   printerColumns: [
     { name: 'Title', type: 'string', jsonPath: '.spec.title' },
     { name: 'Interval', type: 'string', jsonPath: '.spec.interval' },
