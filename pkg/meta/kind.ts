@@ -117,6 +117,8 @@ export interface KindRegistration<Spec = unknown> {
    * own cascades and access hooks included), so a reader sees both or neither and a failure leaves both.
    */
   cascades?: readonly KindCascade<Spec>[];
+  /** Read-only subresources (`GET .../dashboards/<name>/dto`), served, listed by discovery and documented for the kind. */
+  subresources?: readonly KindSubresource[];
 }
 
 /**
@@ -138,6 +140,25 @@ export interface CascadeSelection {
   /** Equality requirements (`svc.app/user-id=7`), all of which hold. */
   labels?: Readonly<Record<string, string>>;
   names?: readonly string[];
+}
+
+/**
+ * What a subresource is given of its request: the object read as the caller (404 and 403 as a GET answers them)
+ * and the caller's rights, so that kinds need not know the authorizer.
+ */
+export interface SubresourceRequest {
+  /** The object of the path, read as the caller. */
+  object(): Promise<Resource>;
+  /** Whether the caller may do `action` on `scope` (`dashboards:write` on `dashboards:uid:<name>`). */
+  can(action: string, scope: string): Promise<boolean>;
+  /** The caller is signed in (not an anonymous visitor). */
+  signedIn: boolean;
+}
+
+/** A read-only subresource of a kind: `GET .../<resource>/<name>/<name of the subresource>` answers `get`. */
+export interface KindSubresource {
+  name: string;
+  get(req: SubresourceRequest): Promise<unknown>;
 }
 
 /** See {@link KindRegistration.search}. */

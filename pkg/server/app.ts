@@ -34,7 +34,7 @@ import { keepRawBody } from './patch-handler';
 import { errorHandler } from './render-error';
 import { checkRequestBody, checkRequestTarget } from './request-input';
 import { apisOpenApiRouter, legacyOpenApiRouter } from './openapi';
-import { dashboardDto } from './subresources';
+import { kindSubresources } from './subresources';
 
 export interface AppDeps {
   config: Config;
@@ -123,7 +123,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(express.text({ limit, type: 'application/apply-patch+yaml' }));
   // Every body, for every route: nothing PostgreSQL refuses, nothing nested deeper than MAX_DEPTH.
   app.use(checkRequestBody);
-  const subresources = [dashboardDto(deps.registry)];
+  const subresources = kindSubresources(deps.registry);
   const enabledAlpha = enabledAlphaFromToggles(deps.config.feature_toggles.enable);
   app.use(discoveryRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha }));
   app.use(apisOpenApiRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha, build: deps.build }));

@@ -1,11 +1,7 @@
 import type { Request } from 'express';
-import { dashboardKind as typedDashboardKind } from '../../apis';
-import { dashboardUrl, slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
-import { anyKind, type KindRegistration } from '../meta';
+import type { KindRegistration } from '../meta';
 import type { Registry, RequestContext } from '../registry';
-import { dashboardRights } from '../auth/dashboard-rights';
-
-const dashboardKind = anyKind(typedDashboardKind);
+import { subjectKindOf } from '../auth/access-control';
 
 /** A read-only subresource: GET .../<resource>/<name>/<subresource>. */
 export interface Subresource {
@@ -15,29 +11,22 @@ export interface Subresource {
 }
 
 /**
- * Spec §4.3 `GET .../dashboards/{uid}/dto`: the dashboard plus an `access` section with the caller's rights on it
- * (the same answers as the legacy read's `meta`). Annotations are not stored by this server: their rights follow the
- * dashboard's.
+ * The subresources the registry's kinds declare (`KindRegistration.subresources`, the dashboard's `dto`), each
+ * given the object read as the caller and the caller's access checks.
+ *
+ * @example kindSubresources(registry) // [{ kind: dashboardKind, name: 'dto', get }]
  */
-export function dashboardDto(registry: Registry): Subresource {
-  return {
-    kind: dashboardKind,
-    name: 'dto',
-    async get(ctx, name) {
-      const dashboard = await registry.get(ctx, dashboardKind, name);
-      const rights = await dashboardRights(ctx.access, ctx.requester.identity, name);
-      const annotations = { canAdd: rights.canEdit, canEdit: rights.canEdit, canDelete: rights.canEdit };
-      const title = String((dashboard.spec as { title?: unknown }).title ?? '');
-      return {
-        ...dashboard,
-        access: {
-          slug: slugify(title),
-          url: dashboardUrl(name, title),
-          isPublic: false,
-          ...rights,
-          annotationsPermissions: { dashboard: annotations, organization: annotations },
-        },
-      };
-    },
-  };
+export function kindSubresources(registry: Registry): Subresource[] {
+  return registry.kinds.flatMap((kind) =>
+    (kind.subresources ?? []).map((s) => ({
+      kind,
+      name: s.name,
+      get: (ctx: RequestContext, name: string) =>
+        s.get({
+          object: () => registry.get(ctx, kind, name),
+          can: (action, scope) => ctx.access?.can(action, scope) ?? Promise.resolve(false),
+          signedIn: subjectKindOf(ctx.requester.identity) !== 'anonymous',
+        }),
+    })),
+  );
 }

@@ -1,6 +1,7 @@
 import { CREATOR_ADMIN_ROLES_AT_ROOT, type KindRegistration } from '../../../../pkg/meta';
 import { type DashboardSpec, dashboardSpecSchema } from './dashboard-schema';
 import { dashboardStrategy } from './dashboard-strategy';
+import { dashboardDto } from './dashboard-dto';
 
 export { MIN_REFRESH_INTERVAL } from './dashboard-strategy';
 
@@ -40,4 +41,5 @@ export const dashboardKind = {
   },
   search: { title: (d) => d.spec.title, tags: (d) => d.spec.tags ?? [] },
   printerColumns: [{ name: 'Title', type: 'string', jsonPath: '.spec.title' }],
+  subresources: [dashboardDto],
 } satisfies KindRegistration<DashboardSpec>;
