@@ -1,4 +1,4 @@
-import { generateServiceAccountToken } from '../../pkg/auth/tokens';
+import { generateServiceAccountToken } from '../../pkg/auth/authentication/tokens';
 import { ConfigError, loadConfig, usage } from '../../pkg/config';
 import { createLogger } from '../../pkg/log';
 import { startServer } from '../../pkg/server/server';

@@ -1,4 +1,4 @@
-import type { StoredRole } from '../../pkg/auth/role-directory';
+import type { StoredRole } from '../../pkg/auth/authorization/role-directory';
 import { fromRoleAssignmentsDTO, fromRoleDTO, parseRoleAssignments, parseRoleForm, scopesByAction, toRoleAssignmentsDTO, toRoleDTO } from './access-control-conversions';
 
 const role: StoredRole = {

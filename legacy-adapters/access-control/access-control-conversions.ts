@@ -1,5 +1,5 @@
-import type { Permission } from '../../pkg/auth/permissions';
-import type { RoleFields, RoleSubject, StoredRole } from '../../pkg/auth/role-directory';
+import type { Permission } from '../../pkg/auth/authorization/permissions';
+import type { RoleFields, RoleSubject, StoredRole } from '../../pkg/auth/authorization/role-directory';
 
 /** A permission of a RoleDTO. */
 export interface RolePermissionDTO {

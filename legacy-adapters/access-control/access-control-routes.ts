@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
-import type { Permission } from '../../pkg/auth/permissions';
-import { serviceAccountNotFound } from '../../pkg/auth/service-accounts';
-import { accessDeniedError, requireAccess } from '../../pkg/auth/require-access';
-import { type RoleDirectory, type RoleSubject, roleNotFound, type StoredRole } from '../../pkg/auth/role-directory';
-import { teamNotFound, teamScope } from '../../pkg/auth/team-directory';
+import type { Permission } from '../../pkg/auth/authorization/permissions';
+import { serviceAccountNotFound } from '../../pkg/auth/identity/service-accounts';
+import { accessDeniedError, requireAccess } from '../../pkg/auth/authorization/require-access';
+import { type RoleDirectory, type RoleSubject, roleNotFound, type StoredRole } from '../../pkg/auth/authorization/role-directory';
+import { teamNotFound, teamScope } from '../../pkg/auth/identity/team-directory';
 import { StatusError } from '../../pkg/errors';
 import { type AdapterDeps, bodyObject, idParam } from '../shared';
 import { parseRoleAssignments, parseRoleForm, scopesByAction, toRoleAssignmentsDTO, toRoleDTO } from './access-control-conversions';

@@ -1,4 +1,4 @@
-import type { DashboardRights } from '../../pkg/auth/dashboard-rights';
+import type { DashboardRights } from '../../pkg/auth/authorization/dashboard-rights';
 import { folderUrl } from '../shared/folder-url';
 import { z } from 'zod';
 import { dashboardUrl, slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';

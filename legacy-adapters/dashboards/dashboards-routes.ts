@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
-import { dashboardRights } from '../../pkg/auth/dashboard-rights';
+import type { IdentityDirectory } from '../../pkg/auth/identity/identity-directory';
+import { dashboardRights } from '../../pkg/auth/authorization/dashboard-rights';
 import { StatusError } from '../../pkg/errors';
 import type { Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';

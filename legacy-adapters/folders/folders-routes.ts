@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { folderKind } from '../../apis';
-import { folderScope } from '../../pkg/auth/permissions';
-import { type IdentityDirectory, randomUid } from '../../pkg/auth/identity-directory';
+import { folderScope } from '../../pkg/auth/authorization/permissions';
+import { type IdentityDirectory, randomUid } from '../../pkg/auth/identity/identity-directory';
 import { notFoundAsUndefined } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';

@@ -1,4 +1,4 @@
-import type { StoredUser } from '../../pkg/auth/identity-directory';
+import type { StoredUser } from '../../pkg/auth/identity/identity-directory';
 import { fromOrgDTO, fromOrgUserDTO, parseRole, toOrgDTO, toOrgUserDTO } from './orgs-conversions';
 
 const user: StoredUser = {

@@ -1,5 +1,5 @@
-import type { StoredOrg, StoredUser } from '../../pkg/auth/identity-directory';
-import type { OrgRole } from '../../pkg/auth/permissions';
+import type { StoredOrg, StoredUser } from '../../pkg/auth/identity/identity-directory';
+import type { OrgRole } from '../../pkg/auth/authorization/permissions';
 import { avatarUrl, lastSeenOf } from '../users/users-conversions';
 
 /** `GET /api/orgs`: OrgDTO. */

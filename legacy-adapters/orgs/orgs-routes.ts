@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { type IdentityDirectory, lastServerAdmin } from '../../pkg/auth/identity-directory';
+import { type IdentityDirectory, lastServerAdmin } from '../../pkg/auth/identity/identity-directory';
 import { StatusError } from '../../pkg/errors';
 import { z } from 'zod';
 import { type AdapterDeps, bind, bodyObject, idParam } from '../shared';

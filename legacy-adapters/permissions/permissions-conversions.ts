@@ -1,5 +1,5 @@
 import { dashboardUrl, slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
-import type { Grantee, OrgRole, PermissionLevel } from '../../pkg/auth/permissions';
+import type { Grantee, OrgRole, PermissionLevel } from '../../pkg/auth/authorization/permissions';
 import { StatusError } from '../../pkg/errors';
 import { avatarUrl } from '../users/users-conversions';
 

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { dashboardKind as typedDashboardKind, folderKind as typedFolderKind } from '../../apis';
-import { type Grantee, type ManagedPermissionItem } from '../../pkg/auth/permissions';
+import { type Grantee, type ManagedPermissionItem } from '../../pkg/auth/authorization/permissions';
 import { notFoundAsUndefined, StatusError } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { RequestContext } from '../../pkg/registry';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { dashboardKind } from '../../apis';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { StatusError } from '../../pkg/errors';
 import type { Resource } from '../../pkg/meta';
 import { preferencesSubjectOf } from '../../pkg/preferences/effective';

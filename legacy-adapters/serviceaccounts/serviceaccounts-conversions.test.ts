@@ -1,5 +1,5 @@
-import type { StoredServiceAccount, StoredToken } from '../../pkg/auth/service-accounts';
-import { serviceAccountLogin } from '../../pkg/auth/service-accounts';
+import type { StoredServiceAccount, StoredToken } from '../../pkg/auth/identity/service-accounts';
+import { serviceAccountLogin } from '../../pkg/auth/identity/service-accounts';
 import { fromServiceAccountDTO, fromServiceAccountProfileDTO, fromTokenDTO, toServiceAccountDTO, toServiceAccountProfileDTO, toTokenDTO } from './serviceaccounts-conversions';
 
 const sa: StoredServiceAccount = {

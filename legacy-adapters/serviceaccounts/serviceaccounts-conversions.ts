@@ -1,5 +1,5 @@
-import type { OrgRole } from '../../pkg/auth/permissions';
-import { hasExpired, type StoredServiceAccount, type StoredToken } from '../../pkg/auth/service-accounts';
+import type { OrgRole } from '../../pkg/auth/authorization/permissions';
+import { hasExpired, type StoredServiceAccount, type StoredToken } from '../../pkg/auth/identity/service-accounts';
 import { avatarUrl } from '../users/users-conversions';
 
 /** `GET /api/serviceaccounts/:id`, `POST /api/serviceaccounts` and the search items: the anchor's ServiceAccountDTO. */

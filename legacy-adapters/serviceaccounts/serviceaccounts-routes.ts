@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ORG_ROLES } from '../../apis/iam.svc.app/v0alpha1/orgmember';
-import { type OrgRole, roleIncludes } from '../../pkg/auth/permissions';
-import { hasExpired, type ServiceAccountChange, type ServiceAccounts, serviceAccountNotFound, type StoredServiceAccount } from '../../pkg/auth/service-accounts';
+import { type OrgRole, roleIncludes } from '../../pkg/auth/authorization/permissions';
+import { hasExpired, type ServiceAccountChange, type ServiceAccounts, serviceAccountNotFound, type StoredServiceAccount } from '../../pkg/auth/identity/service-accounts';
 import { StatusError } from '../../pkg/errors';
 import { type AdapterDeps, bodyObject, idParam, positiveQueryInt } from '../shared';
 import { type SearchOrgServiceAccountsResult, toServiceAccountDTO, toServiceAccountProfileDTO, toTokenDTO } from './serviceaccounts-conversions';

@@ -1,4 +1,4 @@
-import type { AuthTokenRecord } from '../../pkg/auth/sessions';
+import type { AuthTokenRecord } from '../../pkg/auth/authentication/sessions';
 import { fromLoginBody, fromRevokeAuthTokenBody, toUserTokenDTO } from './sessions-conversions';
 
 const record: AuthTokenRecord = {

@@ -1,5 +1,5 @@
-import type { AuthTokenRecord } from '../../pkg/auth/sessions';
-import { parseUserAgent } from '../../pkg/auth/user-agent';
+import type { AuthTokenRecord } from '../../pkg/auth/authentication/sessions';
+import { parseUserAgent } from '../../pkg/auth/authentication/user-agent';
 
 /**
  * `GET /api/user/auth-tokens`, `GET /api/admin/users/:id/auth-tokens`: the anchor's UserToken DTO (spec §2.14),

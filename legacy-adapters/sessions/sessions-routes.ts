@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import { cookieOf } from '../../pkg/auth/cookies';
-import { normaliseIp } from '../../pkg/auth/login-throttle';
+import { cookieOf } from '../../pkg/auth/authentication/cookies';
+import { normaliseIp } from '../../pkg/auth/authentication/login-throttle';
 import type { Config } from '../../pkg/config';
 import { StatusError } from '../../pkg/errors';
 import { type AdapterDeps, idParam } from '../shared';

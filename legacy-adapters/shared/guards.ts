@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import { isAnonymous, isServiceAccount, permissionDeniedError } from '../../pkg/auth/org-access';
-import { accessDeniedError } from '../../pkg/auth/require-access';
+import { isAnonymous, isServiceAccount, permissionDeniedError } from '../../pkg/auth/authorization/org-access';
+import { accessDeniedError } from '../../pkg/auth/authorization/require-access';
 import { StatusError } from '../../pkg/errors';
 
 /**

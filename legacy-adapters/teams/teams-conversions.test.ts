@@ -1,5 +1,5 @@
-import type { StoredUser } from '../../pkg/auth/identity-directory';
-import type { StoredTeam, StoredTeamMember } from '../../pkg/auth/team-directory';
+import type { StoredUser } from '../../pkg/auth/identity/identity-directory';
+import type { StoredTeam, StoredTeamMember } from '../../pkg/auth/identity/team-directory';
 import {
   fromSetTeamMembershipsCommand,
   fromTeamCommand,

@@ -1,5 +1,5 @@
-import type { StoredUser } from '../../pkg/auth/identity-directory';
-import type { StoredTeam, StoredTeamMember, TeamFields, TeamPermission } from '../../pkg/auth/team-directory';
+import type { StoredUser } from '../../pkg/auth/identity/identity-directory';
+import type { StoredTeam, StoredTeamMember, TeamFields, TeamPermission } from '../../pkg/auth/identity/team-directory';
 import { avatarUrl } from '../users/users-conversions';
 
 /** The anchor's team permission numbers: 0 Member, 4 Admin (1 and 2, Viewer and Editor, are never stored). */

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import type { IdentityDirectory, StoredUser } from '../../pkg/auth/identity-directory';
-import { isServiceAccount } from '../../pkg/auth/org-access';
-import { requireAccess } from '../../pkg/auth/require-access';
-import { type StoredTeam, type TeamDirectory, teamNotFound, type TeamPermission, teamScope } from '../../pkg/auth/team-directory';
+import type { IdentityDirectory, StoredUser } from '../../pkg/auth/identity/identity-directory';
+import { isServiceAccount } from '../../pkg/auth/authorization/org-access';
+import { requireAccess } from '../../pkg/auth/authorization/require-access';
+import { type StoredTeam, type TeamDirectory, teamNotFound, type TeamPermission, teamScope } from '../../pkg/auth/identity/team-directory';
 import { StatusError } from '../../pkg/errors';
 import { type AdapterDeps, bodyObject, idParam, positiveQueryInt, queryString as firstQuery } from '../shared';
 import { fromSetTeamMembershipsCommand, fromTeamCommand, parseTeamPermission, type SearchTeamQueryResult, toTeamDTO, toTeamMemberDTO } from './teams-conversions';

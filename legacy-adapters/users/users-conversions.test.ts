@@ -1,4 +1,4 @@
-import type { StoredUser } from '../../pkg/auth/identity-directory';
+import type { StoredUser } from '../../pkg/auth/identity/identity-directory';
 import {
   ageString, fromAdminCreateUserForm, fromUserOrgDTO, fromUserProfileDTO, fromUserSearchQuery, neverSeen, searchUsers, toAdminCreateUserForm,
   toAnonymousProfileDTO, toUserOrgDTO, toUserProfileDTO, toUserSearchHitDTO,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { NewUser, StoredUser } from '../../pkg/auth/identity-directory';
+import type { NewUser, StoredUser } from '../../pkg/auth/identity/identity-directory';
 import { positiveQueryInt } from '../shared/params';
-import type { OrgRole } from '../../pkg/auth/permissions';
+import type { OrgRole } from '../../pkg/auth/authorization/permissions';
 
 /** `GET /api/user`: the anchor's UserProfileDTO, with its server-admin flag named `isSvcAdmin`. */
 export interface UserProfileDTO {

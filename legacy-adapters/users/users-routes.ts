@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { isAnonymous, isServiceAccount } from '../../pkg/auth/org-access';
+import { isAnonymous, isServiceAccount } from '../../pkg/auth/authorization/org-access';
 import { StatusError } from '../../pkg/errors';
 import { type AdapterDeps, bodyObject, idParam, requireUser } from '../shared';
 import {

@@ -1,7 +1,7 @@
 import { preferencesKind } from '../../apis';
 import { type PreferencesSpec, preferencesSpecSchema } from '../../apis/preferences.svc.app/v1alpha1/preferences';
-import { type IdentityDirectory, ignoreNotFound, labelKey, SYSTEM } from '../auth/identity-directory';
-import type { StoredTeam, TeamDirectory } from '../auth/team-directory';
+import { type IdentityDirectory, ignoreNotFound, labelKey, SYSTEM } from '../auth/identity/identity-directory';
+import type { StoredTeam, TeamDirectory } from '../auth/identity/team-directory';
 import { StatusError } from '../errors';
 import { anyKind } from '../meta';
 import type { Requester, RequestContext } from '../registry';

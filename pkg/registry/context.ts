@@ -28,7 +28,7 @@ export interface AccessObject {
 }
 
 /**
- * The caller's permissions, as the registry asks for them (pkg/auth/access-control.ts answers). Actions and scopes
+ * The caller's permissions, as the registry asks for them (pkg/auth/authorization/access-control.ts answers). Actions and scopes
  * are the anchor's: `dashboards:read` on `dashboards:uid:<uid>`, `folders:create` on `folders:uid:<parent>`.
  */
 export interface AccessCheck {

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { KindRegistration } from '../meta';
 import type { Registry, RequestContext } from '../registry';
-import { subjectKindOf } from '../auth/access-control';
+import { subjectKindOf } from '../auth/authorization/access-control';
 
 /** A read-only subresource: GET .../<resource>/<name>/<subresource>. */
 export interface Subresource {

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { StatusError } from '../errors';
 import type { Logger } from '../log';
 
-/** What open watches ask about their callers' credentials (pkg/auth/caller-check.ts answers). */
+/** What open watches ask about their callers' credentials (pkg/auth/authentication/caller-check.ts answers). */
 export interface CredentialCheck {
   /** Requests with the same key get the same answer; undefined: never re-checked. */
   keyOf(req: Request): string | undefined;

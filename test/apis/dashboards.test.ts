@@ -1,6 +1,6 @@
 /** Dashboard specifics through /apis: the JSON model kept as sent, spec.uid/version mirrors, the dto subresource. */
 import { startTestApp, type TestApp } from '../support/app';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { DASHBOARDS } from '../support/paths';
 import { createUser, PASSWORD } from '../support/users';
 

@@ -7,7 +7,7 @@ import express from 'express';
 import supertest from 'supertest';
 import { z } from 'zod';
 import { allKinds } from '../../apis';
-import { basicAuth } from '../../pkg/auth/basic-auth';
+import { basicAuth } from '../../pkg/auth/authentication/basic-auth';
 import { silentLogger } from '../../pkg/log';
 import type { KindRegistration } from '../../pkg/meta';
 import { discoveryRouter, storageVersionHash, versionRouter } from '../../pkg/server/discovery';

@@ -3,7 +3,7 @@
  * objects of the organizations it belongs to, each as a list of that namespace would show them to it, paged by
  * continue tokens that run across namespaces at one resourceVersion.
  */
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { as, createUser } from '../support/users';
 import { startTestApp, type TestApp } from '../support/app';
 

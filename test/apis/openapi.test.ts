@@ -8,7 +8,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import express from 'express';
 import supertest from 'supertest';
 import { allKinds } from '../../apis';
-import { basicAuth } from '../../pkg/auth/basic-auth';
+import { basicAuth } from '../../pkg/auth/authentication/basic-auth';
 import { silentLogger } from '../../pkg/log';
 import { apisOpenApiRouter, legacyOpenApiRouter, legacyRoutes, swagger2ToOpenapi3 } from '../../pkg/server/openapi';
 import { errorHandler } from '../../pkg/server/render-error';

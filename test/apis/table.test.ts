@@ -5,7 +5,7 @@
  */
 import express, { Router } from 'express';
 import supertest from 'supertest';
-import { basicAuth } from '../../pkg/auth/basic-auth';
+import { basicAuth } from '../../pkg/auth/authentication/basic-auth';
 import { StatusError } from '../../pkg/errors';
 import { silentLogger } from '../../pkg/log';
 import type { RequestContext } from '../../pkg/registry';

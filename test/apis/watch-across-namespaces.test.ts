@@ -5,7 +5,7 @@
  * across namespaces' resourceVersion, exactly the later events; and the end (410 Expired, so clients list again)
  * when the caller's memberships change.
  */
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { openWatch, type OpenWatch, type WatchLine } from '../access/access-support';
 import { as, createUser } from '../support/users';
 import { startTestApp, type TestApp } from '../support/app';

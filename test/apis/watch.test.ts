@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
-import { basicAuth } from '../../pkg/auth/basic-auth';
+import { basicAuth } from '../../pkg/auth/authentication/basic-auth';
 import { silentLogger } from '../../pkg/log';
 import { Namespaces, type OrgDirectory, type RequestContext } from '../../pkg/registry';
 import { StatusError } from '../../pkg/errors';

@@ -8,7 +8,7 @@
 import type { Express } from 'express';
 import type supertest from 'supertest';
 import { legacyAreas, routeName, servedRoutes } from '../../legacy-adapters';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { loadConfig } from '../../pkg/config';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS, PLAYLISTS } from '../support/paths';

@@ -1,7 +1,7 @@
 import { orgMemberKind, roleBindingKind, serviceAccountTokenKind, teamBindingKind } from '../../apis';
 import { ROLE_BINDING_LABELS, type RoleSubjectKind, roleSubjectId } from '../../apis/iam.svc.app/v0alpha1/rolebinding';
 import { TEAM_BINDING_LABELS } from '../../apis/iam.svc.app/v0alpha1/teambinding';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
 import { as, PASSWORD } from '../support/users';
 

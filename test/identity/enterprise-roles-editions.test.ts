@@ -1,4 +1,4 @@
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
 import { createUser, PASSWORD } from '../support/users';
 

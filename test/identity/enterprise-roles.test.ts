@@ -1,9 +1,9 @@
-import { registryFolderTree } from '../../pkg/auth/access-control';
-import { Authorizer } from '../../pkg/auth/authorizer';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
-import { folderScope, type Subject } from '../../pkg/auth/permissions';
-import { RoleDirectory } from '../../pkg/auth/role-directory';
-import { ServiceAccounts } from '../../pkg/auth/service-accounts';
+import { registryFolderTree } from '../../pkg/auth/authorization/access-control';
+import { Authorizer } from '../../pkg/auth/authorization/authorizer';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
+import { folderScope, type Subject } from '../../pkg/auth/authorization/permissions';
+import { RoleDirectory } from '../../pkg/auth/authorization/role-directory';
+import { ServiceAccounts } from '../../pkg/auth/identity/service-accounts';
 import { FOLDERS } from '../support/paths';
 import { startTestApp, type TestApp } from '../support/app';
 import { as, createUser } from '../support/users';

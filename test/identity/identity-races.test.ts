@@ -1,7 +1,7 @@
-import { bootstrapIdentity } from '../../pkg/auth/identity-bootstrap';
-import { IdentityDirectory, SYSTEM } from '../../pkg/auth/identity-directory';
-import { ServiceAccounts } from '../../pkg/auth/service-accounts';
-import { TeamDirectory } from '../../pkg/auth/team-directory';
+import { bootstrapIdentity } from '../../pkg/auth/identity/identity-bootstrap';
+import { IdentityDirectory, SYSTEM } from '../../pkg/auth/identity/identity-directory';
+import { ServiceAccounts } from '../../pkg/auth/identity/service-accounts';
+import { TeamDirectory } from '../../pkg/auth/identity/team-directory';
 import { Namespaces } from '../../pkg/registry';
 import { createTestStorage } from '../support/backend';
 import { startTestApp, type TestApp } from '../support/app';

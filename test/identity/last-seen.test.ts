@@ -1,6 +1,6 @@
 import { lastSeenKind } from '../../apis';
-import { IDENTITY_NAMESPACE, SYSTEM } from '../../pkg/auth/identity-directory';
-import { LastSeenTracker } from '../../pkg/auth/last-seen';
+import { IDENTITY_NAMESPACE, SYSTEM } from '../../pkg/auth/identity/identity-directory';
+import { LastSeenTracker } from '../../pkg/auth/authentication/last-seen';
 import { as, createUser, PASSWORD } from '../support/users';
 import { startTestApp, type TestApp } from '../support/app';
 

@@ -1,6 +1,6 @@
 import { loginAttemptKind } from '../../apis';
-import { IDENTITY_NAMESPACE } from '../../pkg/auth/identity-directory';
-import { StoredLoginAttempts } from '../../pkg/auth/stored-login-attempts';
+import { IDENTITY_NAMESPACE } from '../../pkg/auth/identity/identity-directory';
+import { StoredLoginAttempts } from '../../pkg/auth/authentication/stored-login-attempts';
 import { startTestApp, type TestApp } from '../support/app';
 
 /** The database-backed login throttle: the in-memory one's rules, shared by every replica. */

@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { preferencesKind } from '../../apis';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { anyKind } from '../../pkg/meta';
 import { startTestApp, type TestApp } from '../support/app';
 import { as, createUser } from '../support/users';

@@ -1,5 +1,5 @@
 import { userKind } from '../../apis';
-import { IDENTITY_NAMESPACE } from '../../pkg/auth/identity-directory';
+import { IDENTITY_NAMESPACE } from '../../pkg/auth/identity/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
 import { FOLDERS, RFC3339 } from '../support/paths';
 import { createUser, PASSWORD } from '../support/users';

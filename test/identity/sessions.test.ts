@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { authTokenKind } from '../../apis';
-import { IDENTITY_NAMESPACE, SYSTEM } from '../../pkg/auth/identity-directory';
-import { sessionName } from '../../pkg/auth/sessions';
+import { IDENTITY_NAMESPACE, SYSTEM } from '../../pkg/auth/identity/identity-directory';
+import { sessionName } from '../../pkg/auth/authentication/sessions';
 import { silentLogger } from '../../pkg/log';
 import { createApp } from '../../pkg/server/app';
 import { FOLDERS, RFC3339 } from '../support/paths';

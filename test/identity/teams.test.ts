@@ -1,7 +1,7 @@
 import { teamBindingKind, teamKind } from '../../apis';
 import { anyKind } from '../../pkg/meta';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
-import { StoredPermissions } from '../../pkg/auth/stored-permissions';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
+import { StoredPermissions } from '../../pkg/auth/authorization/stored-permissions';
 import { FOLDERS } from '../support/paths';
 import { startTestApp, type TestApp } from '../support/app';
 import { as, createUser } from '../support/users';

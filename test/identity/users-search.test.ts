@@ -1,4 +1,4 @@
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { RFC3339 } from '../support/paths';
 import { startTestApp, type TestApp } from '../support/app';
 import { PASSWORD } from '../support/users';

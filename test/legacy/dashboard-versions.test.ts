@@ -3,7 +3,7 @@
  * kind, paged with the registry's continue tokens, one version read with its data, and restore.
  */
 import { allKinds } from '../../apis';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { silentLogger } from '../../pkg/log';
 import { Compactor } from '../../pkg/registry';
 import { registryOptions } from '../../pkg/server/server';

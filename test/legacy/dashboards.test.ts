@@ -3,7 +3,7 @@
  * anchor's bodies, GET/DELETE by uid with `meta`, the home dashboard, tags, and organizations kept apart.
  */
 import type supertest from 'supertest';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, FOLDERS, RFC3339 } from '../support/paths';
 import { createUser, PASSWORD } from '../support/users';

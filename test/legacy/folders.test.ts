@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
 import { FOLDERS, RFC3339 } from '../support/paths';
 import { as, createUser, PASSWORD } from '../support/users';

@@ -1,6 +1,6 @@
 import { dashboardKind, folderKind } from '../../apis';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
-import { StoredPermissions } from '../../pkg/auth/stored-permissions';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
+import { StoredPermissions } from '../../pkg/auth/authorization/stored-permissions';
 import { anyKind } from '../../pkg/meta';
 import type { AccessCheck, AccessTarget, RequestContext } from '../../pkg/registry';
 import { as, createUser } from '../support/users';

@@ -1,5 +1,5 @@
 import { dashboardKind } from '../../apis';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { anyKind } from '../../pkg/meta';
 import { starsOf } from '../../pkg/stars/stars';
 import { startTestApp, type TestApp } from '../support/app';

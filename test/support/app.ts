@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import supertest from 'supertest';
-import type { IdentityDirectory } from '../../pkg/auth/identity-directory';
+import type { IdentityDirectory } from '../../pkg/auth/identity/identity-directory';
 import { type Config, loadConfig } from '../../pkg/config';
 import { silentLogger } from '../../pkg/log';
 import type { Registry } from '../../pkg/registry';

@@ -1,8 +1,8 @@
 import type { Express } from 'express';
 import supertest from 'supertest';
-import { SYSTEM } from '../../pkg/auth/identity-directory';
-import type { NewUser, StoredUser } from '../../pkg/auth/identity-directory';
-import type { OrgRole } from '../../pkg/auth/permissions';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
+import type { NewUser, StoredUser } from '../../pkg/auth/identity/identity-directory';
+import type { OrgRole } from '../../pkg/auth/authorization/permissions';
 import type { TestApp } from './app';
 
 /** The password of every user a test makes (the admin's is ADMIN.password). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * A login session (an auth token, spec §2.14). The session secret itself is never stored: the object's name is
- * a digest of it (`sessionName` in pkg/auth/sessions.ts), so the cookie finds its record with one keyed read.
+ * a digest of it (`sessionName` in pkg/auth/authentication/sessions.ts), so the cookie finds its record with one keyed read.
  */
 export const authTokenSpecSchema = z.looseObject({
   /** The numeric id of the user the session signs in. */

@@ -6,7 +6,7 @@ export { GRANTEE_KINDS, PERMISSION_VERBS, type ResourcePermissionSpec } from './
 /**
  * ResourcePermission, `iam.svc.app/v0alpha1`: the managed permissions of one folder or dashboard, in its
  * organization's namespace. Names are at most 40 characters, so the object name is a digest of the guarded
- * resource and uid (pkg/auth/stored-permissions.ts `permissionObjectName`); `spec.resource` says what it guards.
+ * resource and uid (pkg/auth/authorization/stored-permissions.ts `permissionObjectName`); `spec.resource` says what it guards.
  */
 export const resourcePermissionKind = {
   group: 'iam.svc.app',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A service-account token. Only the SHA-256 digest of its key is stored (pkg/auth/tokens.ts); the key itself is
+ * A service-account token. Only the SHA-256 digest of its key is stored (pkg/auth/authentication/tokens.ts); the key itself is
  * shown once, when the token is made. Tokens are global (identity namespace) so that a presented key is found
  * by its digest alone, without knowing its organization.
  */

@@ -3,7 +3,7 @@ import { MAX_NAME_LENGTH } from '../../../../pkg/meta';
 
 /**
  * User spec (global: stored in the identity namespace, see `IDENTITY_NAMESPACE`). `passwordHash` is the scrypt
- * string of pkg/auth/password.ts; it is stored but never returned (the strategy's `decorate` drops it).
+ * string of pkg/auth/authentication/password.ts; it is stored but never returned (the strategy's `decorate` drops it).
  */
 export const userSpecSchema = z.looseObject({
   /** The stable identifier set at creation (the caller's identity is `user:<uid>`); the object name is the numeric id. */

@@ -1,5 +1,5 @@
-import { Annotations, type KindRegistration } from '../meta';
-import type { AccessObject, Registry } from '../registry';
+import { Annotations, type KindRegistration } from '../../meta';
+import type { AccessObject, Registry } from '../../registry';
 import type { AuthorizerView, FolderTree } from './authorizer';
 import { type ManagedLookup, OverlayGrants } from './grants';
 import { folderScope, type ManagedPermissionItem } from './permissions';

@@ -1,4 +1,4 @@
-import { StatusError } from '../errors';
+import { StatusError } from '../../errors';
 import { type IdentityDirectory, SYSTEM } from './identity-directory';
 
 export interface BootstrapAdmin {

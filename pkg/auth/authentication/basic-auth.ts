@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { Strategy } from 'passport';
 import { BasicStrategy } from 'passport-http';
 import { authenticate } from './authenticate';
-import type { IdentityDirectory, StoredUser } from './identity-directory';
+import type { IdentityDirectory, StoredUser } from '../identity/identity-directory';
 import { InMemoryLoginAttempts, type LoginAttempts } from './login-throttle';
 import { verifyPassword } from './password';
 

@@ -1,15 +1,15 @@
-import { teamBindingKind, teamKind } from '../../apis';
-import type { TeamSpec } from '../../apis/iam.svc.app/v0alpha1/team';
-import { TEAM_BINDING_LABELS, type TeamBindingSpec, type TeamPermission } from '../../apis/iam.svc.app/v0alpha1/teambinding';
-import { StatusError } from '../errors';
-import { Annotations, anyKind, type KindRegistration, Labels, type Resource } from '../meta';
-import type { Requester, RequestContext } from '../registry';
-import type { TeamMembership } from './access-control';
-import type { PermissionSource } from './authorizer';
+import { teamBindingKind, teamKind } from '../../../apis';
+import type { TeamSpec } from '../../../apis/iam.svc.app/v0alpha1/team';
+import { TEAM_BINDING_LABELS, type TeamBindingSpec, type TeamPermission } from '../../../apis/iam.svc.app/v0alpha1/teambinding';
+import { StatusError } from '../../errors';
+import { Annotations, anyKind, type KindRegistration, Labels, type Resource } from '../../meta';
+import type { Requester, RequestContext } from '../../registry';
+import type { TeamMembership } from '../authorization/access-control';
+import type { PermissionSource } from '../authorization/authorizer';
 import { type IdentityDirectory, keyOf, randomUid, type StoredUser, SYSTEM } from './identity-directory';
-import type { Permission, Subject } from './permissions';
+import type { Permission, Subject } from '../authorization/permissions';
 
-export type { TeamPermission } from '../../apis/iam.svc.app/v0alpha1/teambinding';
+export type { TeamPermission } from '../../../apis/iam.svc.app/v0alpha1/teambinding';
 
 export interface StoredTeam {
   id: number;

@@ -1,9 +1,9 @@
-import type { AccessTarget } from '../registry/context';
+import type { AccessTarget } from '../../registry/context';
 import { BASIC_ROLE_PERMISSIONS, SERVER_ADMIN_ONLY_ACTIONS, SERVER_ADMIN_PERMISSIONS } from './basic-roles';
 import { GrantIndex, granteeKeysOf, levelGrants, type ManagedGrants, type ManagedLookup } from './grants';
 import { folderScope, GENERAL_FOLDER_UID, managedPermissions, type OrgRole, type Permission, type Subject } from './permissions';
 
-export { accessDenied, type AccessDeniedBody } from '../errors';
+export { accessDenied, type AccessDeniedBody } from '../../errors';
 
 /**
  * The one place that answers "may this caller do this": every endpoint declares the action and scope it needs
@@ -23,7 +23,7 @@ export interface FolderTree {
   folderOf(dashboardUid: string, orgId: number): Promise<string | undefined>;
 }
 
-/** Where managed folder/dashboard permissions come from (pkg/auth/stored-permissions.ts stores them). */
+/** Where managed folder/dashboard permissions come from (pkg/auth/authorization/stored-permissions.ts stores them). */
 export interface ManagedPermissionSource {
   /** The managed permissions of an org, as of now. */
   grantsFor(orgId: number): Promise<ManagedGrants>;

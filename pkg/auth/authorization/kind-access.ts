@@ -1,5 +1,5 @@
-import { allKinds } from '../../apis';
-import type { AccessVerb, BasicRole, KindRegistration, PermissionLevel } from '../meta';
+import { allKinds } from '../../../apis';
+import type { AccessVerb, BasicRole, KindRegistration, PermissionLevel } from '../../meta';
 
 /** One grant of a basic role: an action on a scope (`''`: an action without scope). */
 export type Grant = readonly [action: string, scope: string];

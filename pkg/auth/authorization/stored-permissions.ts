@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { resourcePermissionKind as typedKind, type ResourcePermissionSpec } from '../../apis/iam.svc.app/v0alpha1/resourcepermission';
-import { StatusError } from '../errors';
-import { anyKind, type JsonObject, type Resource } from '../meta';
-import type { Registry, Requester, RequestContext } from '../registry';
-import type { HistoryEvent, StorageTx } from '../../storage';
+import { resourcePermissionKind as typedKind, type ResourcePermissionSpec } from '../../../apis/iam.svc.app/v0alpha1/resourcepermission';
+import { StatusError } from '../../errors';
+import { anyKind, type JsonObject, type Resource } from '../../meta';
+import type { Registry, Requester, RequestContext } from '../../registry';
+import type { HistoryEvent, StorageTx } from '../../../storage';
 import type { ManagedPermissionSource } from './authorizer';
 import { granteeKey, ManagedGrants } from './grants';
 import { SERVED_KIND_ACCESS } from './kind-access';
-import type { IdentityDirectory } from './identity-directory';
-import type { TeamDirectory } from './team-directory';
+import type { IdentityDirectory } from '../identity/identity-directory';
+import type { TeamDirectory } from '../identity/team-directory';
 import type { Grantee, ManagedPermissionItem, OrgRole, PermissionLevel } from './permissions';
 
 const kind = anyKind(typedKind);

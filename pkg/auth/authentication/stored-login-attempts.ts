@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { loginAttemptKind } from '../../apis';
-import type { LoginAttemptSpec } from '../../apis/iam.svc.app/v0alpha1/loginattempt';
-import { StatusError } from '../errors';
-import type { Registry, RequestContext } from '../registry';
-import { IDENTITY_NAMESPACE } from './identity-directory';
+import { loginAttemptKind } from '../../../apis';
+import type { LoginAttemptSpec } from '../../../apis/iam.svc.app/v0alpha1/loginattempt';
+import { StatusError } from '../../errors';
+import type { Registry, RequestContext } from '../../registry';
+import { IDENTITY_NAMESPACE } from '../identity/identity-directory';
 import { type LoginAttempts, type LoginThrottleOptions, normaliseIp } from './login-throttle';
 
 const KEY_LABEL = 'svc.app/throttle-key';

@@ -3,8 +3,8 @@ import type { Strategy } from 'passport';
 import { strategyOf } from './authenticate';
 import { type Identity, identityOf } from './basic-auth';
 import { cookieOf } from './cookies';
-import type { IdentityDirectory } from './identity-directory';
-import type { OrgRole } from './permissions';
+import type { IdentityDirectory } from '../identity/identity-directory';
+import type { OrgRole } from '../authorization/permissions';
 import type { SessionStore } from './sessions';
 
 export interface SessionAuthOptions {

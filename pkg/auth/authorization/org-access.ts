@@ -1,11 +1,11 @@
 import type { RequestHandler } from 'express';
-import { StatusError } from '../errors';
+import { StatusError } from '../../errors';
 import { subjectKindOf } from './access-control';
 import { permissionDenied } from './authorizer';
-import type { Identity } from './basic-auth';
-import type { KindRegistration } from '../meta';
-import { storedOrgs } from '../registry/namespaces';
-import type { IdentityDirectory } from './identity-directory';
+import type { Identity } from '../authentication/basic-auth';
+import type { KindRegistration } from '../../meta';
+import { storedOrgs } from '../../registry/namespaces';
+import type { IdentityDirectory } from '../identity/identity-directory';
 import { type OrgRole, roleIncludes } from './permissions';
 
 /** The anchor's answer when the caller lacks the org role an endpoint needs: `{message: "Permission denied"}`. */

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
-import { lastSeenKind } from '../../apis';
-import type { Registry, RequestContext } from '../registry';
-import { IDENTITY_NAMESPACE, SYSTEM } from './identity-directory';
+import { lastSeenKind } from '../../../apis';
+import type { Registry, RequestContext } from '../../registry';
+import { IDENTITY_NAMESPACE, SYSTEM } from '../identity/identity-directory';
 
 export interface LastSeenOptions {
   /** A user's activity is written at most this often by one process. Default one minute, as sessions' `seenAt`. */
@@ -18,7 +18,7 @@ const MAX_TRACKED = 10_000;
  * Users' last activity (the anchor's `lastSeenAt`), for every way of signing in: basic credentials, sessions and the
  * login form. Cheap by design: the throttle is in process (user uid → last write), so an authenticated request
  * costs a map lookup, and at most once a minute per user a write that the request does not wait for. Service
- * accounts have their tokens' `lastUsedAt` instead (pkg/auth/service-accounts.ts).
+ * accounts have their tokens' `lastUsedAt` instead (pkg/auth/identity/service-accounts.ts).
  *
  * @example
  *   const lastSeen = new LastSeenTracker(users.registry);

@@ -1,5 +1,5 @@
-import { dashboardRightsOf, type DashboardRights } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-rights';
-import type { AccessCheck } from '../registry';
+import { dashboardRightsOf, type DashboardRights } from '../../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-rights';
+import type { AccessCheck } from '../../registry';
 import { subjectKindOf } from './access-control';
 
 export type { DashboardRights };

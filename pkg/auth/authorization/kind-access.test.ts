@@ -3,8 +3,8 @@
  * (`access` of its registration): here a test-only kind, declared nowhere else, next to the served ones.
  */
 import { z } from 'zod';
-import { allKinds, playlistKind } from '../../apis';
-import { CREATOR_ADMIN_ROLES_AT_ROOT, type KindRegistration } from '../meta';
+import { allKinds, playlistKind } from '../../../apis';
+import { CREATOR_ADMIN_ROLES_AT_ROOT, type KindRegistration } from '../../meta';
 import { BASIC_ROLE_PERMISSIONS } from './basic-roles';
 import { KindAccessRules, SERVED_KIND_ACCESS } from './kind-access';
 

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { serviceAccountKind, serviceAccountTokenKind } from '../../apis';
-import { slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
-import type { ServiceAccountSpec } from '../../apis/iam.svc.app/v0alpha1/serviceaccount';
-import { type ServiceAccountTokenSpec, TOKEN_LABELS } from '../../apis/iam.svc.app/v0alpha1/serviceaccounttoken';
-import type { Storage } from '../../storage';
-import { StatusError } from '../errors';
-import { Annotations, Labels, type Resource } from '../meta';
-import type { Registry, Requester, RequestContext } from '../registry';
-import type { Identity } from './basic-auth';
+import { serviceAccountKind, serviceAccountTokenKind } from '../../../apis';
+import { slugify } from '../../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
+import type { ServiceAccountSpec } from '../../../apis/iam.svc.app/v0alpha1/serviceaccount';
+import { type ServiceAccountTokenSpec, TOKEN_LABELS } from '../../../apis/iam.svc.app/v0alpha1/serviceaccounttoken';
+import type { Storage } from '../../../storage';
+import { StatusError } from '../../errors';
+import { Annotations, Labels, type Resource } from '../../meta';
+import type { Registry, Requester, RequestContext } from '../../registry';
+import type { Identity } from '../authentication/basic-auth';
 import { IDENTITY_NAMESPACE, ignoreNotFound, randomUid, SYSTEM } from './identity-directory';
-import type { OrgRole } from './permissions';
-import { generateServiceAccountToken, parseServiceAccountToken } from './tokens';
+import type { OrgRole } from '../authorization/permissions';
+import { generateServiceAccountToken, parseServiceAccountToken } from '../authentication/tokens';
 
 /** A token's service account (its uid) and organization, and its name: the token lists and the name check. */
 const { serviceAccount: SERVICE_ACCOUNT, orgId: ORG_ID } = TOKEN_LABELS;

@@ -1,11 +1,11 @@
-import { roleBindingKind, roleKind } from '../../apis';
-import type { RoleSpec } from '../../apis/iam.svc.app/v0alpha1/role';
-import { ROLE_BINDING_LABELS, type RoleBindingSpec, type RoleSubjectKind, roleSubjectId } from '../../apis/iam.svc.app/v0alpha1/rolebinding';
-import { StatusError } from '../errors';
-import { Annotations, anyKind, type KindRegistration, type Resource } from '../meta';
-import type { Requester, RequestContext } from '../registry';
+import { roleBindingKind, roleKind } from '../../../apis';
+import type { RoleSpec } from '../../../apis/iam.svc.app/v0alpha1/role';
+import { ROLE_BINDING_LABELS, type RoleBindingSpec, type RoleSubjectKind, roleSubjectId } from '../../../apis/iam.svc.app/v0alpha1/rolebinding';
+import { StatusError } from '../../errors';
+import { Annotations, anyKind, type KindRegistration, type Resource } from '../../meta';
+import type { Requester, RequestContext } from '../../registry';
 import type { Assignee, RoleSource } from './authorizer';
-import { type IdentityDirectory, ignoreNotFound, labelKey, randomUid, SYSTEM } from './identity-directory';
+import { type IdentityDirectory, ignoreNotFound, labelKey, randomUid, SYSTEM } from '../identity/identity-directory';
 import type { Permission } from './permissions';
 
 export interface StoredRole {

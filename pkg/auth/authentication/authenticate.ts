@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import passport, { type Strategy } from 'passport';
-import { StatusError } from '../errors';
+import { StatusError } from '../../errors';
 
 /**
  * Authentication: passport tries the named strategies in order (a session cookie, a bearer token, basic

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
-import { authTokenKind, orgKind, orgMemberKind, serviceAccountKind, serviceAccountTokenKind, teamBindingKind, teamKind, userKind } from '../../apis';
-import { StatusError } from '../errors';
-import type { KindRegistration } from '../meta';
-import type { AccessControl } from './access-control';
+import { authTokenKind, orgKind, orgMemberKind, serviceAccountKind, serviceAccountTokenKind, teamBindingKind, teamKind, userKind } from '../../../apis';
+import { StatusError } from '../../errors';
+import type { KindRegistration } from '../../meta';
+import type { AccessControl } from '../authorization/access-control';
 import { type Identity, identityOf, type PasswordCheck } from './basic-auth';
 import { cookieOf } from './cookies';
-import type { IdentityDirectory } from './identity-directory';
-import { isAnonymous, isServiceAccount, roleInOrg } from './org-access';
-import type { OrgRole, Subject } from './permissions';
-import type { ServiceAccounts } from './service-accounts';
+import type { IdentityDirectory } from '../identity/identity-directory';
+import { isAnonymous, isServiceAccount, roleInOrg } from '../authorization/org-access';
+import type { OrgRole, Subject } from '../authorization/permissions';
+import type { ServiceAccounts } from '../identity/service-accounts';
 import type { SessionStore } from './sessions';
 
 export interface CallerCheckOptions {

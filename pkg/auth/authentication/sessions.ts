@@ -1,9 +1,9 @@
-import { authTokenKind } from '../../apis';
-import type { AuthTokenSpec } from '../../apis/iam.svc.app/v0alpha1/authtoken';
-import { StatusError } from '../errors';
-import { Labels, type Resource } from '../meta';
-import type { Registry, Requester, RequestContext } from '../registry';
-import { IDENTITY_NAMESPACE, SYSTEM } from './identity-directory';
+import { authTokenKind } from '../../../apis';
+import type { AuthTokenSpec } from '../../../apis/iam.svc.app/v0alpha1/authtoken';
+import { StatusError } from '../../errors';
+import { Labels, type Resource } from '../../meta';
+import type { Registry, Requester, RequestContext } from '../../registry';
+import { IDENTITY_NAMESPACE, SYSTEM } from '../identity/identity-directory';
 import { generateSessionToken, hashToken } from './tokens';
 
 const USER_LABEL = 'svc.app/user-id';

@@ -1,6 +1,6 @@
 import type { Strategy } from 'passport';
 import { Strategy as BearerStrategy, type VerifyFunctionWithRequest } from 'passport-http-bearer';
-import type { ServiceAccounts } from './service-accounts';
+import type { ServiceAccounts } from '../identity/service-accounts';
 
 export interface BearerAuthOptions {
   accounts: ServiceAccounts;

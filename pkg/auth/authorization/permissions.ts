@@ -1,4 +1,4 @@
-import type { PermissionLevel as MetaPermissionLevel } from '../meta';
+import type { PermissionLevel as MetaPermissionLevel } from '../../meta';
 import { SERVED_KIND_ACCESS } from './kind-access';
 
 /**

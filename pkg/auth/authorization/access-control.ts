@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
-import { notFoundAsUndefined } from '../errors';
-import { Annotations, type KindRegistration } from '../meta';
-import type { AccessCheck, AccessObject, Registry, RequestContext } from '../registry';
+import { notFoundAsUndefined } from '../../errors';
+import { Annotations, type KindRegistration } from '../../meta';
+import type { AccessCheck, AccessObject, Registry, RequestContext } from '../../registry';
 import { Authorizer, type FolderTree, type ManagedPermissionSource, type PermissionSource, type RoleSource } from './authorizer';
-import type { Identity } from './basic-auth';
+import type { Identity } from '../authentication/basic-auth';
 import { DeletionViews } from './deletion-view';
 import { SERVED_KIND_ACCESS } from './kind-access';
 import { defaultPermissionItems, type OrgRole, type Subject } from './permissions';

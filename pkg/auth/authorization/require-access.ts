@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { StatusError } from '../errors';
+import { StatusError } from '../../errors';
 import { accessDenied } from './authorizer';
 
 /**

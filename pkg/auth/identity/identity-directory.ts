@@ -1,13 +1,13 @@
 import { createHash, randomInt } from 'node:crypto';
-import { orgKind, orgMemberKind, userKind, identityKinds } from '../../apis';
-import type { OrgSpec } from '../../apis/iam.svc.app/v0alpha1/org';
-import type { UserSpec } from '../../apis/iam.svc.app/v0alpha1/user';
-import { StatusError } from '../errors';
-import type { KindRegistration, Resource } from '../meta';
-import { type Namespaces, Registry, type Requester, type RequestContext } from '../registry';
-import type { Storage, StorageTx } from '../../storage';
-import { hashPassword } from './password';
-import type { OrgRole } from './permissions';
+import { orgKind, orgMemberKind, userKind, identityKinds } from '../../../apis';
+import type { OrgSpec } from '../../../apis/iam.svc.app/v0alpha1/org';
+import type { UserSpec } from '../../../apis/iam.svc.app/v0alpha1/user';
+import { StatusError } from '../../errors';
+import type { KindRegistration, Resource } from '../../meta';
+import { type Namespaces, Registry, type Requester, type RequestContext } from '../../registry';
+import type { Storage, StorageTx } from '../../../storage';
+import { hashPassword } from '../authentication/password';
+import type { OrgRole } from '../authorization/permissions';
 
 /**
  * Users and organizations have no organization: they are stored in this one namespace, which no organization's
