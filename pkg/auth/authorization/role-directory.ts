@@ -89,11 +89,11 @@ export class RoleDirectory implements RoleSource {
   }
 
   private ctx(by: Requester, orgId: number): RequestContext {
-    return { requester: by, namespace: this.registry.namespaces.of(orgId), fieldManager: 'svc-identity' };
+    return this.users.inOrg(by, orgId);
   }
 
-  private async listIn(orgId: number, kind: KindRegistration, labelSelector?: string): Promise<Resource[]> {
-    return (await this.registry.list(this.ctx(SYSTEM, orgId), kind, { labelSelector })).items;
+  private listIn(orgId: number, kind: KindRegistration, labelSelector?: string): Promise<Resource[]> {
+    return this.users.listInOrg(orgId, kind, labelSelector);
   }
 
   // Roles

@@ -119,6 +119,16 @@ export class IdentityDirectory {
     return { requester: by, namespace, fieldManager: 'svc-identity' };
   }
 
+  /** The context of an identity service acting in an organization's namespace (teams, roles, memberships). */
+  inOrg(by: Requester, orgId: number): RequestContext {
+    return this.ctx(by, this.registry.namespaces.of(orgId));
+  }
+
+  /** Every object of an identity kind in an organization, read by the server itself. */
+  async listInOrg(orgId: number, kind: KindRegistration, labelSelector?: string): Promise<Resource[]> {
+    return (await this.registry.list(this.inOrg(SYSTEM, orgId), kind, { labelSelector })).items;
+  }
+
   /** Users and orgs are named by the registry's id sequence (never reused); `fixedId` for a well-known one (org 1). */
   private createNumbered(by: Requester, kind: KindRegistration, spec: object, labels: Record<string, string> = {}, fixedId?: number): Promise<Resource> {
     return this.registry.create(this.ctx(by), kind, { metadata: { ...(fixedId === undefined ? {} : { name: String(fixedId) }), labels }, spec });

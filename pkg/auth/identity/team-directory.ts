@@ -100,12 +100,11 @@ export class TeamDirectory implements TeamMembership, PermissionSource {
   }
 
   private ctx(by: Requester, orgId: number): RequestContext {
-    return { requester: by, namespace: this.registry.namespaces.of(orgId), fieldManager: 'svc-identity' };
+    return this.users.inOrg(by, orgId);
   }
 
-  private async listIn(orgId: number, kind: KindRegistration, labelSelector?: string): Promise<Resource[]> {
-    const list = await this.registry.list(this.ctx(SYSTEM, orgId), kind, { labelSelector });
-    return list.items;
+  private listIn(orgId: number, kind: KindRegistration, labelSelector?: string): Promise<Resource[]> {
+    return this.users.listInOrg(orgId, kind, labelSelector);
   }
 
   // Teams
