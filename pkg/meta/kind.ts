@@ -112,6 +112,16 @@ export interface KindRegistration<Spec = unknown> {
    */
   secretFields?: readonly string[];
   /**
+   * Write-only secrets encrypted at rest (a data source's `spec.secureJsonData`): each names a field holding a map of
+   * string values. On every write through the registry (either API), a non-empty value is encrypted with the
+   * envelope encryption of `pkg/secrets` and never stored, logged or recorded in history in clear; a value sent as
+   * `""` removes that key; on an update, keys the body omits keep their stored value. No answer carries a value:
+   * objects go out with the field removed and `reportAs` set to `{key: true}` for each key that holds a value
+   * (`spec.secureJsonFields`). Server code that needs the clear values (a proxy, a query) reads them with
+   * `Registry.secureValues(kind, namespace, name)`.
+   */
+  secureValues?: readonly KindSecureValues[];
+  /**
    * Objects of other kinds that go with an object of this one (a user's memberships, a team's bindings, a service
    * account's tokens): deleted by the registry in the same transaction as it, each as its own delete would be (its
    * own cascades and access hooks included), so a reader sees both or neither and a failure leaves both.
@@ -159,6 +169,14 @@ export interface SubresourceRequest {
 export interface KindSubresource {
   name: string;
   get(req: SubresourceRequest): Promise<unknown>;
+}
+
+/** See {@link KindRegistration.secureValues}. */
+export interface KindSecureValues {
+  /** The path of the map of secrets: `spec.secureJsonData`. */
+  path: string;
+  /** The path of the `{key: true}` map answers show instead: `spec.secureJsonFields`; never stored, ignored on input. */
+  reportAs: string;
 }
 
 /** See {@link KindRegistration.search}. */
