@@ -1,7 +1,6 @@
 import { generateServiceAccountToken } from '../../pkg/auth/authentication/tokens';
 import { ConfigError, loadConfig, usage } from '../../pkg/config';
 import { createLogger } from '../../pkg/log';
-import { startServer } from '../../pkg/server/server';
 
 /**
  * The process: configuration (defaults <- file <- SVC_* environment <- flags), database, server; SIGTERM and
@@ -31,6 +30,8 @@ async function main(): Promise<void> {
   const log = createLogger(config.log.level);
   let server;
   try {
+    // Loaded here, not at the top: `--help` and the token need none of the server's modules and answer at once.
+    const { startServer } = await import('../../pkg/server/server');
     server = await startServer(config, log);
   } catch (err) {
     log.error('cannot start', { error: err instanceof Error ? err.message : String(err) });

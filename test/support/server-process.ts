@@ -21,9 +21,9 @@ export function runMain(args: string[], env: Record<string, string> = {}): Serve
 export const exited = (child: ChildProcess) =>
   child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode) : new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
-/** The URL from the server's "server started" log line (up to 60 s: start-up is slow on a loaded machine). */
-export async function startedUrl(child: ServerProcess): Promise<string> {
-  for (let i = 0; i < 300; i++) {
+/** The URL from the server's "server started" log line (up to 60 s by default: start-up is slow on a loaded machine). */
+export async function startedUrl(child: ServerProcess, timeoutMs = 60_000): Promise<string> {
+  for (let i = 0; i < timeoutMs / 200; i++) {
     const m = /"msg":"server started","url":"([^"]+)"/.exec(child.output());
     if (m) return m[1];
     if (child.exitCode !== null) throw new Error(`server exited: ${child.output()}`);
