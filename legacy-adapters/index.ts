@@ -3,6 +3,7 @@ import { dashboardsArea } from './dashboards';
 import { foldersArea } from './folders';
 import { orgsArea } from './orgs';
 import { permissionsArea } from './permissions';
+import { playlistsArea } from './playlists';
 import { preferencesArea } from './preferences';
 import { searchArea } from './search';
 import { serviceAccountsArea } from './serviceaccounts';
@@ -29,6 +30,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   permissionsArea,
   accessControlArea,
   foldersArea,
+  playlistsArea,
 ];
 
 export { type AdapterDeps, legacyRouter, type LegacyArea, type LegacyRoute, routeName, servedRoutes } from './shared';

@@ -254,7 +254,17 @@ const ROWS: Row[] = [
     call: async ({ n }) => ({ path: `/api/folders/${await legacyFolder(`${n}-child`, await legacyFolder(n))}/move`, body: { parentUid: '' } }),
     expect: orgWrite(),
   },
+  // Legacy playlists: the org role decides (Viewers read, Editors write), as for /apis playlists.
+  { route: 'GET /api/playlists', call: () => ({ path: '/api/playlists' }), expect: orgRead() },
+  { route: 'POST /api/playlists', call: ({ n }) => ({ path: '/api/playlists', body: { uid: n, name: n, interval: '5m' } }), expect: orgWrite() },
+  { route: 'GET /api/playlists/:uid', call: async ({ n }) => ({ path: `/api/playlists/${await playlist(n)}` }), expect: orgRead() },
+  { route: 'PUT /api/playlists/:uid', call: async ({ n }) => ({ path: `/api/playlists/${await playlist(n)}`, body: { name: 'Q', interval: '1m' } }), expect: orgWrite() },
+  { route: 'DELETE /api/playlists/:uid', call: async ({ n }) => ({ path: `/api/playlists/${await playlist(n)}` }), expect: orgWrite() },
+  { route: 'GET /api/playlists/:uid/items', call: async ({ n }) => ({ path: `/api/playlists/${await playlist(n)}/items` }), expect: orgRead() },
 ];
+
+/** A fresh playlist of org 1, made by the server admin: its uid. */
+const playlist = async (uid: string) => (await made(PLAYLISTS, uid, playlistSpec)).split('/').pop()!;
 
 /** A fresh dashboard of org 1, at the root, made by the server admin: its uid. */
 async function dashboard(uid: string): Promise<string> {
