@@ -31,6 +31,7 @@ import type { BuildInfo } from './build-info';
 import { discoveryRouter, enabledAlphaFromToggles, versionRouter } from './discovery';
 import { healthRouter } from './health';
 import { keepRawBody } from './patch-handler';
+import { requestLog } from './request-log';
 import { errorHandler } from './render-error';
 import { checkRequestBody, checkRequestTarget } from './request-input';
 import { apisOpenApiRouter, legacyOpenApiRouter } from './openapi';
@@ -79,6 +80,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  // First: every request, whatever answers it, gets its id and its log line.
+  app.use(requestLog(deps.log));
   app.use(healthRouter(deps.storage, deps.build, () => draining));
   // Public, as kube-apiserver's /version; the legacy API's specification and explorer hold no data.
   app.use(versionRouter(deps.build));

@@ -11,6 +11,7 @@ import { createApp } from './app';
 import { answerClientErrors } from './client-error';
 import { type BuildInfo, readBuildInfo } from './build-info';
 import { enabledAlphaFromToggles, servedKinds } from './discovery';
+import { warnDefaultAdminPassword } from './startup-warnings';
 import { prepareTls } from './tls';
 
 export interface RunningServer {
@@ -70,7 +71,8 @@ export async function composeServer(config: Config, log: Logger, storage: Storag
 export async function startServer(config: Config, log: Logger, opts: { storage?: Storage } = {}): Promise<RunningServer> {
   const tls = config.server.protocol === 'https' ? await prepareTls(config, log) : undefined;
   const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
-  const { registry, compactor, app, setDraining, watchHub, identityReady } = await composeServer(config, log, storage, readBuildInfo());
+  const build = readBuildInfo();
+  const { registry, compactor, app, setDraining, watchHub, identityReady, users } = await composeServer(config, log, storage, build);
   compactor.start(config.registry.compaction_interval_seconds);
   // Org 1 and the configured admin exist before the first request is served (replicas racing here is fine).
   try {
@@ -94,12 +96,17 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
     if (!opts.storage) await storage.close();
     throw err;
   }
+  // Over https SIGHUP reloads the certificate (tls.ts logs it); over http there is nothing to reload, and SIGHUP's
+  // default (ending the process) would surprise whoever sent it to reload.
+  const onHangup = () => log.info('reload requested (SIGHUP): nothing to reload with server.protocol=http');
+  if (!tls) process.on('SIGHUP', onHangup);
   const stopTlsWatch = tls?.watch(server as https.Server);
   const { port } = server.address() as AddressInfo;
   const addr = config.server.http_addr;
   const host = addr && addr !== '0.0.0.0' && addr !== '::' ? addr : 'localhost';
   const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log.info('server started', { url, database: storage.backend });
+  log.info('server started', { url, database: storage.backend, version: build.version, commit: build.commit, edition: config.server.edition, pid: process.pid });
+  await warnDefaultAdminPassword(config, users, log).catch((err: unknown) => log.warn('could not check the administrator\'s password', { error: err instanceof Error ? err.message : String(err) }));
 
   return {
     url,
@@ -109,6 +116,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
       setDraining();
       compactor.stop();
       stopTlsWatch?.();
+      process.off('SIGHUP', onHangup);
       // Watches end cleanly first; their keep-alive sockets then turn idle and are closed as they do.
       watchHub.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -119,6 +127,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
       clearInterval(idle);
       clearTimeout(timer);
       await storage.close();
+      log.info('server stopped', { url });
     },
   };
 }

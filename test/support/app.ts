@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import supertest from 'supertest';
 import type { IdentityDirectory } from '../../pkg/auth/identity/identity-directory';
 import { type Config, loadConfig } from '../../pkg/config';
-import { silentLogger } from '../../pkg/log';
+import { type Logger, silentLogger } from '../../pkg/log';
 import type { Registry } from '../../pkg/registry';
 import { composeServer } from '../../pkg/server/server';
 import { openStorage, type Storage } from '../../storage';
@@ -29,11 +29,11 @@ export interface TestApp {
  * The whole HTTP stack in process, composed as the server composes it (composeServer), on a fresh database of the
  * test backend. `flags` are config flags.
  */
-export async function startTestApp(flags: string[] = [], backend: Backend = testBackend()): Promise<TestApp> {
+export async function startTestApp(flags: string[] = [], backend: Backend = testBackend(), opts: { log?: Logger } = {}): Promise<TestApp> {
   const db = await createTestDatabase(backend);
   const config = loadConfig({ argv: flags, env: {}, cwd: process.cwd() });
   const storage = await openStorage({ url: db.url, dataDir: '', inMemory: true, maxConnections: 20 });
-  const { app, registry, users, identityReady } = await composeServer(config, silentLogger, storage, { version: 'test', commit: 'test' });
+  const { app, registry, users, identityReady } = await composeServer(config, opts.log ?? silentLogger, storage, { version: 'test', commit: 'test' });
   // Org 1 and the admin exist before the first request, so a test's first call does not pay for the bootstrap.
   await identityReady();
   return {
