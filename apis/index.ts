@@ -16,10 +16,12 @@ import { userKind } from './iam.svc.app/v0alpha1/user';
 import { playlistKind } from './playlist.svc.app/v1/playlist';
 import { preferencesKind } from './preferences.svc.app/v1alpha1/preferences';
 import { resourcePermissionKind } from './iam.svc.app/v0alpha1/resourcepermission';
+import { dataKeyKind } from './secret.svc.app/v0alpha1/datakey';
 
 export {
   authTokenKind,
   dashboardKind,
+  dataKeyKind,
   folderKind,
   lastSeenKind,
   loginAttemptKind,
@@ -61,3 +63,9 @@ export const identityKinds: readonly KindRegistration[] = [
   anyKind(lastSeenKind),
   anyKind(preferencesKind),
 ];
+
+/**
+ * Kinds the server keeps for itself, never served under /apis and with no legacy route as their client: the data
+ * keys of the envelope encryption (pkg/secrets), stored by the secrets service's own registry.
+ */
+export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind)];

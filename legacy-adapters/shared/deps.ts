@@ -11,6 +11,7 @@ import type { Config } from '../../pkg/config';
 import type { Logger } from '../../pkg/log';
 import type { PreferencesDirectory } from '../../pkg/preferences/preferences-directory';
 import type { Registry } from '../../pkg/registry';
+import type { SecretsService } from '../../pkg/secrets';
 
 /**
  * Everything a legacy area's handlers may use, built once by the server (pkg/server/app.ts) and handed to every
@@ -19,6 +20,11 @@ import type { Registry } from '../../pkg/registry';
 export interface AdapterDeps {
   config: Config;
   registry: Registry;
+  /**
+   * The encryption at rest: `encrypt`/`decrypt` a value to store (envelope encryption with data keys), the key
+   * operations of the admin encryption routes.
+   */
+  secrets: SecretsService;
   users: IdentityDirectory;
   teams: TeamDirectory;
   preferences: PreferencesDirectory;

@@ -81,11 +81,19 @@ const registrySchema = z.object({
   watch_poll_interval_ms: int(100, 1, MAX_TIMER_MS),
 });
 
+/** The anchor's default `security.secret_key`: a server that keeps it warns at every start. */
+export const DEFAULT_SECRET_KEY = 'SW2YcwTIb9zpOOhoPsMm';
+
 const securitySchema = z.object({
   admin_user: z.string().trim().min(1, 'expected a non-empty user name').default('admin'),
   admin_password: str('admin'),
   admin_email: str('admin@localhost'),
-  secret_key: str('SW2YcwTIb9zpOOhoPsMm').describe('server secret; change it in production'),
+  secret_key: str(DEFAULT_SECRET_KEY).describe('server secret (wraps the data keys that encrypt secrets); change it in production'),
+  previous_secret_keys: z
+    .string()
+    .transform((s) => s.split(',').map((t) => t.trim()).filter((t) => t !== ''))
+    .default([])
+    .describe('comma-separated earlier secret_key values: they still unwrap the data keys they wrapped, until reencrypt-data-keys'),
 });
 
 const pathsSchema = z.object({
@@ -155,7 +163,7 @@ export const sectionSchemas = {
 export type SectionName = keyof typeof sectionSchemas;
 
 /** Settings whose values `settingsView()` masks. `database.url` is masked only in its password part. */
-export const secretSettings: ReadonlySet<string> = new Set(['security.admin_password', 'security.secret_key', 'auth.initial_service_account_token']);
+export const secretSettings: ReadonlySet<string> = new Set(['security.admin_password', 'security.secret_key', 'security.previous_secret_keys', 'auth.initial_service_account_token']);
 
 /** Settings read as durations (`30d`) and held in milliseconds: `usage()` and `settingsView()` show them as written. */
 export const durationSettings: ReadonlySet<string> = new Set(['auth.login_maximum_lifetime_duration', 'auth.login_maximum_inactive_lifetime_duration']);

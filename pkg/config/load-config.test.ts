@@ -29,7 +29,7 @@ describe('defaults', () => {
     });
     expect(c.database).toEqual({ url: '', max_open_conn: 10, migration_lock_timeout_seconds: 60 });
     expect(c.registry).toEqual({ history_window_seconds: 3600, compaction_interval_seconds: 300, watch_poll_interval_ms: 100 });
-    expect(c.security).toEqual({ admin_user: 'admin', admin_password: 'admin', admin_email: 'admin@localhost', secret_key: 'SW2YcwTIb9zpOOhoPsMm' });
+    expect(c.security).toEqual({ admin_user: 'admin', admin_password: 'admin', admin_email: 'admin@localhost', secret_key: 'SW2YcwTIb9zpOOhoPsMm', previous_secret_keys: [] });
     expect(c.paths).toEqual({ data: '/srv/app/data', provisioning: '/srv/app/conf/provisioning' });
     expect(c.feature_toggles).toEqual({ nestedFolders: true, enable: [] });
     expect(c.dashboards).toEqual({ min_refresh_interval: '5s', versions_to_keep: 20 });
@@ -127,7 +127,7 @@ describe('environment names', () => {
     expect(text).toMatch(/--server\.http_port\s+SVC_SERVER_HTTP_PORT\s+"3000"/);
     expect(text).toMatch(/--feature_toggles\.enable\s+SVC_FEATURE_TOGGLES_ENABLE\s+""/);
     expect(text).toMatch(/--log\.level\s+SVC_LOG_LEVEL\s+"info"\s+one of debug, info, warn, error/);
-    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(36);
+    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(37);
   });
 
   it('usage() shows durations as written, so a default copied into a setting means the same', () => {

@@ -8,7 +8,7 @@ describe('settingsView', () => {
     expect(view.server!.root_url).toBe('http://localhost:3000/');
     expect(view.paths!.data).toBe('/srv/data');
     expect(view.feature_toggles).toEqual({ nestedFolders: 'true', enable: 'a,b' });
-    expect(view.security).toEqual({ admin_user: 'admin', admin_password: REDACTED, admin_email: 'admin@localhost', secret_key: REDACTED });
+    expect(view.security).toEqual({ admin_user: 'admin', admin_password: REDACTED, admin_email: 'admin@localhost', secret_key: REDACTED, previous_secret_keys: '' });
     expect(REDACTED).toBe('************');
     expect(JSON.stringify(view)).not.toContain('hunter2');
     expect(JSON.stringify(view)).not.toContain('SW2YcwTIb9zpOOhoPsMm');

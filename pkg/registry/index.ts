@@ -5,3 +5,4 @@ export { Compactor } from './compactor';
 export { listAcross } from './list-across';
 export type { HistoryOptions, HistoryPage, ObjectVersion } from './history';
 export { searchFieldsOf, type SearchRequest, type SearchResult } from './search';
+export type { SecureValueCipher } from './secure-values';

@@ -21,6 +21,7 @@ import type { WatchAccess } from './watch-visibility';
 import type { Namespaces } from './namespaces';
 import { causesFromZod } from './zod-causes';
 import { dependentsOf } from './cascades';
+import type { SecureValueCipher } from './secure-values';
 
 export interface RegistryOptions {
   nestedFolders: boolean;
@@ -33,6 +34,8 @@ export interface RegistryOptions {
   versionsToKeep?: Readonly<Record<string, number>>;
   /** Each kind's settings from configuration, by group and resource, handed to its strategy (KindSettings). */
   kindSettings?: Readonly<Record<string, KindSettings>>;
+  /** The encryption of kinds' `secureValues` (pkg/secrets); a write of a secure value fails without it. */
+  secrets?: SecureValueCipher;
 }
 
 /**

@@ -24,6 +24,7 @@ import { StatusError } from '../errors';
 import type { Logger } from '../log';
 import { type OrgDirectory, type Registry, storedOrgs } from '../registry';
 import { WatchHub } from '../registry/watch';
+import { openSecrets, type SecretsService } from '../secrets';
 import type { Storage } from '../../storage';
 import { apisRouter } from './apis-router';
 import { WatchCredentials } from './watch-credentials';
@@ -45,6 +46,8 @@ export interface AppDeps {
   build: BuildInfo;
   orgs?: OrgDirectory;
   watchHub?: WatchHub;
+  /** The encryption at rest; default one over `storage` from `config.security` (the registry's own is composeServer's). */
+  secrets?: SecretsService;
 }
 
 /**
@@ -137,7 +140,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   // The legacy API, area by area; the login form (`/login`, `/logout`) is among them, outside /api and reachable
   // without credentials (not in the cloud edition, bearer tokens only).
   const { log, registry, config } = deps;
-  app.use(legacyRouter(legacyAreas, { config, registry, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log }));
+  const secrets = deps.secrets ?? openSecrets(config.security, deps.storage, registry.namespaces);
+  app.use(legacyRouter(legacyAreas, { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log }));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });

@@ -3,9 +3,10 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { allKinds, dashboardKind } from '../../apis';
 import { MIN_REFRESH_INTERVAL } from '../../apis/dashboard.svc.app/v1beta1/dashboard';
-import type { Config } from '../config';
+import { type Config, DEFAULT_SECRET_KEY } from '../config';
 import type { Logger } from '../log';
 import { Compactor, Namespaces, Registry, type RegistryOptions } from '../registry';
+import { openSecrets, type SecretsService } from '../secrets';
 import { openStorage, type Storage } from '../../storage';
 import { createApp } from './app';
 import { answerClientErrors } from './client-error';
@@ -30,7 +31,7 @@ export interface RunningServer {
  *
  * @example new Registry(storage, kinds, registryOptions(config))
  */
-export function registryOptions(config: Config): Required<RegistryOptions> {
+export function registryOptions(config: Config): Required<Omit<RegistryOptions, 'secrets'>> {
   const dashboards = `${dashboardKind.plural}.${dashboardKind.group}`;
   return {
     nestedFolders: config.feature_toggles.nestedFolders,
@@ -43,6 +44,8 @@ export function registryOptions(config: Config): Required<RegistryOptions> {
 /** The server's parts, as {@link composeServer} builds them: the application and what it was built over. */
 export type ComposedServer = ReturnType<typeof createApp> & {
   registry: Registry;
+  /** The encryption at rest (envelope encryption with data keys), which the registry's writes use too. */
+  secrets: SecretsService;
   /** Not started: {@link startServer} runs it on an interval. */
   compactor: Compactor;
 };
@@ -57,10 +60,15 @@ export async function composeServer(config: Config, log: Logger, storage: Storag
   // Alpha versions are served only when a feature toggle names them (spec §9.2).
   const kinds = servedKinds(allKinds, enabledAlphaFromToggles(config.feature_toggles.enable));
   const options = registryOptions(config);
-  const registry = new Registry(storage, kinds, options);
+  if (config.security.secret_key === DEFAULT_SECRET_KEY) {
+    log.warn('security.secret_key is the default value: secrets are encrypted with a key anyone can know; set a secret of your own (then reencrypt-data-keys)');
+  }
+  const secrets = openSecrets(config.security, storage, options.namespaces);
+  const registry = new Registry(storage, kinds, { ...options, secrets });
+
   await registry.init();
   const compactor = new Compactor(storage, kinds, config.registry.history_window_seconds, log, options.versionsToKeep);
-  return { registry, compactor, ...createApp({ config, storage, registry, log, build }) };
+  return { registry, compactor, secrets, ...createApp({ config, storage, registry, log, build, secrets }) };
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { allKinds, identityKinds } from '../../apis';
+import { allKinds, identityKinds, internalKinds } from '../../apis';
 import { startTestApp, type TestApp } from '../support/app';
 import { collectionPath, httpKindClient } from './kind-client';
 import { samplesPath } from './kind-samples';
@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 test('every registered kind has conformance samples beside it', () => {
-  const missing = [...allKinds, ...identityKinds].map(samplesPath).filter((p) => !fs.existsSync(path.join(__dirname, '..', '..', p)));
+  const missing = [...allKinds, ...identityKinds, ...internalKinds].map(samplesPath).filter((p) => !fs.existsSync(path.join(__dirname, '..', '..', p)));
   expect(missing).toEqual([]);
 });
 
