@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Extension } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { type Dialect, Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import { Pool } from 'pg';
 import { SqlStorage } from './postgres/sql-storage';
 import type { Database } from './postgres/schema';
 import { acquireDirLock } from './dir-lock';
-import type { Storage } from './types';
+import type { QueryObserver, Storage } from './types';
 
 export interface StorageOptions {
   /** A PostgreSQL connection string; unset = the embedded database in `dataDir`. */
@@ -48,7 +48,16 @@ function openServer(url: string, max: number): Storage {
   // the pool discards a client that is no longer queryable when it is released, so no dead connection is reused.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  return new SqlStorage(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+  return sqlStorage(new PostgresDialect({ pool }), 'postgres', pool);
+}
+
+/** The storage over a dialect, each query's duration told to the observers of `observeQueries` (kysely's log hook). */
+function sqlStorage(dialect: Dialect, backend: 'postgres' | 'embedded', pool?: Pool): SqlStorage {
+  const queries = new Set<QueryObserver>();
+  const log = (e: LogEvent) => {
+    for (const observe of queries) observe(e.queryDurationMillis / 1000, e.level === 'error');
+  };
+  return new SqlStorage(new Kysely<Database>({ dialect, log }), backend, { pool, queries });
 }
 
 const PG_TRGM: string = '@electric-sql/pglite/contrib/pg_trgm';
@@ -63,14 +72,14 @@ async function openEmbedded(opts: StorageOptions): Promise<Storage> {
   const extensions = { pg_trgm };
   if (opts.inMemory) {
     const pg = await PGlite.create({ extensions });
-    return new SqlStorage(new Kysely<Database>({ dialect: new PGliteDialect(pg) }), 'embedded');
+    return sqlStorage(new PGliteDialect(pg), 'embedded');
   }
   const dir = path.resolve(opts.dataDir, 'pglite');
   fs.mkdirSync(dir, { recursive: true });
   const release = await acquireDirLock(path.resolve(opts.dataDir));
   try {
     const pg = await PGlite.create(dir, { extensions });
-    const storage = new SqlStorage(new Kysely<Database>({ dialect: new PGliteDialect(pg) }), 'embedded');
+    const storage = sqlStorage(new PGliteDialect(pg), 'embedded');
     const close = storage.close.bind(storage);
     storage.close = async () => {
       try {

@@ -174,8 +174,25 @@ export interface StorageTx {
   delete(key: ResourceKey, expectedResourceVersion?: number, finalValue?: JsonObject): Promise<StoredObject>;
 }
 
+/** A connection pool's state: connections open, the idle ones among them, and callers waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** Told of every query when it ends: how long it took, and whether it failed. */
+export type QueryObserver = (seconds: number, failed: boolean) => void;
+
 export interface Storage {
   readonly backend: 'postgres' | 'embedded';
+  /** The connection pool now (PostgreSQL); undefined for the embedded database, which has one connection and no pool. */
+  poolStats(): PoolStats | undefined;
+  /**
+   * Calls `observer` after every query (for metrics); the returned function stops it.
+   * @example const stop = storage.observeQueries((seconds) => histogram.observe(seconds));
+   */
+  observeQueries(observer: QueryObserver): () => void;
   /**
    * Creates or upgrades the schema; safe to call from several processes at once: they wait for each other up to
    * `lockTimeoutSeconds` (default 60), then fail with StorageError 'Unavailable'.

@@ -145,6 +145,12 @@ const authAnonymousSchema = z.object({
 
 const logSchema = z.object({ level: oneOf(['debug', 'info', 'warn', 'error'], 'info') });
 
+const metricsSchema = z.object({
+  enabled: bool(true).describe('serve GET /metrics (Prometheus text format)'),
+  basic_auth_username: str('').describe('with basic_auth_password: /metrics asks for these credentials; both empty: open'),
+  basic_auth_password: str(''),
+});
+
 /** The sections, in the order `usage()` and `settingsView()` list them. */
 export const sectionSchemas = {
   server: serverSchema,
@@ -158,12 +164,13 @@ export const sectionSchemas = {
   auth: authSchema,
   'auth.anonymous': authAnonymousSchema,
   log: logSchema,
+  metrics: metricsSchema,
 };
 
 export type SectionName = keyof typeof sectionSchemas;
 
 /** Settings whose values `settingsView()` masks. `database.url` is masked only in its password part. */
-export const secretSettings: ReadonlySet<string> = new Set(['security.admin_password', 'security.secret_key', 'security.previous_secret_keys', 'auth.initial_service_account_token']);
+export const secretSettings: ReadonlySet<string> = new Set(['security.admin_password', 'security.secret_key', 'security.previous_secret_keys', 'auth.initial_service_account_token', 'metrics.basic_auth_password']);
 
 /** Settings read as durations (`30d`) and held in milliseconds: `usage()` and `settingsView()` show them as written. */
 export const durationSettings: ReadonlySet<string> = new Set(['auth.login_maximum_lifetime_duration', 'auth.login_maximum_inactive_lifetime_duration']);
@@ -189,10 +196,16 @@ export const configSchema = z
     auth: authSchema.prefault({}),
     'auth.anonymous': authAnonymousSchema.prefault({}),
     log: logSchema.prefault({}),
+    metrics: metricsSchema.prefault({}),
   })
   .superRefine((c, ctx) => {
     if (c.server.edition === 'cloud' && c.server.stack_id === '') {
       ctx.addIssue({ code: 'custom', path: ['server', 'stack_id'], message: 'required with server.edition=cloud (organization 1 is namespace stacks-<stack_id>)' });
+    }
+    // Both, or neither: a username alone would leave /metrics open while looking protected.
+    if ((c.metrics.basic_auth_username === '') !== (c.metrics.basic_auth_password === '')) {
+      const missing = c.metrics.basic_auth_username === '' ? 'basic_auth_username' : 'basic_auth_password';
+      ctx.addIssue({ code: 'custom', path: ['metrics', missing], message: 'set metrics.basic_auth_username and metrics.basic_auth_password together, or neither' });
     }
     // Both files, or neither: then the server makes (and afterwards reuses) a self-signed pair, as kube-apiserver does.
     if (c.server.protocol !== 'https' || (c.server.cert_file === '') === (c.server.cert_key === '')) return;

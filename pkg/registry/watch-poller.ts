@@ -13,6 +13,11 @@ export interface PollerOptions {
   /** How often an idle kind's position is brought up to the newest version (one cheap query). */
   freshenIntervalMs: number;
   log: Logger;
+  /**
+   * Told, for every write read, the seconds since its resourceVersion was taken (resourceVersions are microseconds
+   * of the writing process's clock): how far this process's watches trail writes made by any replica.
+   */
+  onRead?: (lagSeconds: number) => void;
 }
 
 export type GoLive = { state: 'live' } | { state: 'behind' } | { state: 'resolve'; changes: Change[] };
@@ -163,6 +168,7 @@ export class KindPoller {
         current = (await this.storage.versions(this.type)).current;
       }
       const events = await this.storage.eventsSince(this.type, this.last, this.opts.pageSize);
+      if (this.opts.onRead) for (const e of events) this.opts.onRead(Math.max(0, Date.now() / 1000 - e.resourceVersion / 1e6));
       full = events.length === this.opts.pageSize;
       const changes = events.map((e) => new Change(e, this.present));
       linkPrevious(changes, this.latest);

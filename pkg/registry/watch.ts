@@ -5,7 +5,7 @@ import type { Storage, StoredObject } from '../../storage';
 import { typeOf } from './folder-tree';
 import { bookmark, type Change, expired, watchError, type WatchEvent } from './watch-change';
 import { planWatch, type WatchOptions, type WatchPlan } from './watch-options';
-import { KindPoller } from './watch-poller';
+import { KindPoller, type PollerOptions } from './watch-poller';
 import { type EventSource, type WatchAccess, WatchVisibility } from './watch-visibility';
 import { Watcher } from './watch-watcher';
 
@@ -27,6 +27,10 @@ export interface WatchHubOptions {
   pageSize?: number;
   /** How often an idle kind's position is refreshed (so bookmarks stay resumable). */
   freshenIntervalMs?: number;
+  /** Told of every event a watch is given (metrics). */
+  onEvent?: (type: WatchEvent['type']) => void;
+  /** Told, for every write a poller reads, how long ago its resourceVersion (microseconds) was taken (metrics). */
+  onRead?: PollerOptions['onRead'];
 }
 
 /** A namespace a watch follows (already authorized), and what the caller may see there. */
@@ -55,7 +59,7 @@ export interface WatchRequest extends WatchOptions {
   signal?: AbortSignal;
 }
 
-const DEFAULTS = { bookmarkIntervalMs: 60_000, maxQueue: 1000, recentChanges: 256, pageSize: 500, freshenIntervalMs: 10_000 };
+const DEFAULTS = { bookmarkIntervalMs: 60_000, maxQueue: 1000, recentChanges: 256, pageSize: 500, freshenIntervalMs: 10_000, onEvent: () => undefined, onRead: () => undefined };
 
 class Aborted extends Error {}
 
@@ -116,7 +120,11 @@ export class WatchHub {
     req.signal?.addEventListener('abort', abort, { once: true });
     const gen = this.session(req, plan, ctrl.signal);
     return {
-      next: () => gen.next(),
+      next: async () => {
+        const r = await gen.next();
+        if (!r.done) this.opts.onEvent(r.value.type);
+        return r;
+      },
       // Aborting first wakes a watch waiting for events, so the generator can finish and run its cleanup.
       return: async () => {
         ctrl.abort();
@@ -264,7 +272,7 @@ export class WatchHub {
         typeOf(req.kind),
         req.present,
         start,
-        { pollIntervalMs: this.opts.pollIntervalMs, pageSize: this.opts.pageSize, recentChanges: this.opts.recentChanges, freshenIntervalMs: this.opts.freshenIntervalMs, log: this.opts.log },
+        { pollIntervalMs: this.opts.pollIntervalMs, pageSize: this.opts.pageSize, recentChanges: this.opts.recentChanges, freshenIntervalMs: this.opts.freshenIntervalMs, log: this.opts.log, onRead: this.opts.onRead },
         () => {
           if (this.pollers.get(key) === created) this.pollers.delete(key);
         },

@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { Strategy } from 'passport';
 import type { Config } from '../config';
 import { authenticate } from '../auth/authentication/authenticate';
-import { basicStrategy, passwordCheck } from '../auth/authentication/basic-auth';
+import { basicStrategy, type PasswordCheck, passwordCheck } from '../auth/authentication/basic-auth';
 import { bearerStrategy } from '../auth/authentication/bearer-auth';
 import { bootstrapIdentity } from '../auth/identity/identity-bootstrap';
 import { IdentityDirectory } from '../auth/identity/identity-directory';
@@ -31,6 +31,7 @@ import { WatchCredentials } from './watch-credentials';
 import type { BuildInfo } from './build-info';
 import { discoveryRouter, enabledAlphaFromToggles, versionRouter } from './discovery';
 import { healthRouter } from './health';
+import { Metrics, metricsRouter } from './metrics';
 import { keepRawBody } from './patch-handler';
 import { requestLog } from './request-log';
 import { errorHandler } from './render-error';
@@ -78,21 +79,37 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
       throw err;
     }));
   identityReady().catch((err: unknown) => deps.log.warn('identity bootstrap failed; retried on the next request', { error: err instanceof Error ? err.message : String(err) }));
-  const watchHub = deps.watchHub ?? new WatchHub(deps.storage, { pollIntervalMs: deps.config.registry.watch_poll_interval_ms, log: deps.log });
+  // The open watches are read when scraped, from the hub made just below.
+  const metrics = new Metrics(deps.storage, deps.build, () => watchHub.stats().watches);
+  const watchHub =
+    deps.watchHub ??
+    new WatchHub(deps.storage, {
+      pollIntervalMs: deps.config.registry.watch_poll_interval_ms,
+      log: deps.log,
+      onEvent: (type) => metrics.watchEvent(type),
+      onRead: (lag) => metrics.watchPollLag(lag),
+    });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
 
   // First: every request, whatever answers it, gets its id and its log line.
-  app.use(requestLog(deps.log));
+  app.use(requestLog(deps.log, metrics));
   app.use(healthRouter(deps.storage, deps.build, () => draining));
+  app.use(metricsRouter(metrics, deps.config.metrics));
   // Public, as kube-apiserver's /version; the legacy API's specification and explorer hold no data.
   app.use(versionRouter(deps.build));
   app.use(legacyOpenApiRouter({ version: deps.build.version }));
   // Authenticate before reading bodies: a stranger's 10 MiB upload is refused unread.
   // Strategies are tried in order; the first that recognises the caller wins.
   // Failed logins are counted in the database, so every replica refuses a throttled login.
-  const check = passwordCheck({ users, ready: identityReady, attempts: new StoredLoginAttempts(users.registry) });
+  const verify = passwordCheck({ users, ready: identityReady, attempts: new StoredLoginAttempts(users.registry) });
+  // Sign-ins (basic authentication, the login form) count their refusals; open watches re-checking theirs do not.
+  const check: PasswordCheck = async (login, password, ip) => {
+    const user = await verify(login, password, ip);
+    if (!user) metrics.loginFailed();
+    return user;
+  };
   const { auth } = deps.config;
   const anonymous = deps.config['auth.anonymous'];
   const sessions = new SessionStore(users.registry, { maxLifetimeMs: auth.login_maximum_lifetime_duration, maxInactiveMs: auth.login_maximum_inactive_lifetime_duration });
@@ -134,7 +151,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(discoveryRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha }));
   app.use(apisOpenApiRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha, build: deps.build }));
   // Open watches end within about a second of their credential losing its access (a revoked token, a role change).
-  const callers = new CallerCheck({ users, accounts, access, password: cloud ? undefined : check, sessions: cloud ? undefined : { store: sessions, cookieName } });
+  const callers = new CallerCheck({ users, accounts, access, password: cloud ? undefined : verify, sessions: cloud ? undefined : { store: sessions, cookieName } });
   const credentials = new WatchCredentials(callers, { log: deps.log });
   app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? storedOrgs(users), subresources, watchHub, log: deps.log, credentials }));
   // The legacy API, area by area; the login form (`/login`, `/logout`) is among them, outside /api and reachable

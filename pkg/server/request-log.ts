@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../log';
+import { isWatchRequest } from './watch-stream';
 
 /** A request id a client or a proxy may set: printable ASCII without spaces, at most 128 characters. */
 const ACCEPTED_ID = /^[\x21-\x7e]{1,128}$/;
@@ -12,6 +13,14 @@ export interface FinishedRequest {
   route: string;
   status: number;
   durationSeconds: number;
+  /** A watch (`?watch=true` under /apis): it lasts as long as the client keeps it. */
+  watch: boolean;
+}
+
+/** Told when each request starts and ends (the metrics). */
+export interface RequestObserver {
+  started(): void;
+  finished(r: FinishedRequest): void;
 }
 
 /** Probes and scrapes come every few seconds from the platform: logged at debug, not info. */
@@ -35,12 +44,13 @@ export function routeTemplate(req: Request): string {
  * One JSON log line per request when it ends (for a watch, when it closes): its id (the client's `X-Request-Id`
  * when acceptable, else a new UUID, echoed in the response), method, route template, path (no query string),
  * status, duration, the caller's identity and login and the organization it acted in (never its credentials).
- * `observe` is told the same (the metrics).
+ * `observer` is told when it starts and ends (the metrics).
  *
- * @example app.use(requestLog(log, (r) => metrics.observe(r)));
+ * @example app.use(requestLog(log, metrics));
  */
-export function requestLog(log: Logger, observe?: (finished: FinishedRequest) => void): RequestHandler {
+export function requestLog(log: Logger, observer?: RequestObserver): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    observer?.started();
     const started = process.hrtime.bigint();
     const given = req.get('x-request-id');
     const requestId = given !== undefined && ACCEPTED_ID.test(given) ? given : randomUUID();
@@ -54,7 +64,7 @@ export function requestLog(log: Logger, observe?: (finished: FinishedRequest) =>
       // A client that went away before the answer was complete: what it was answered so far.
       const aborted = !res.writableFinished;
       const status = res.statusCode;
-      observe?.({ method: req.method, route, status, durationSeconds });
+      observer?.finished({ method: req.method, route, status, durationSeconds, watch: req.path.startsWith('/apis/') && isWatchRequest(req) });
       const level = status >= 500 ? 'error' : QUIET_ROUTES.has(route) ? 'debug' : 'info';
       log[level]('request', {
         requestId,

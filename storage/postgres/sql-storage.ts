@@ -5,6 +5,8 @@ import {
   type HistoryEvent,
   type ListPage,
   type ListQuery,
+  type PoolStats,
+  type QueryObserver,
   type ResourceKey,
   type SearchFields,
   type SearchHit,
@@ -66,7 +68,20 @@ export class SqlStorage implements Storage {
   constructor(
     private readonly db: Kysely<Database>,
     readonly backend: 'postgres' | 'embedded',
+    private readonly instruments: { pool?: { totalCount: number; idleCount: number; waitingCount: number }; queries?: Set<QueryObserver> } = {},
   ) {}
+
+  poolStats(): PoolStats | undefined {
+    const p = this.instruments.pool;
+    return p && { total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount };
+  }
+
+  observeQueries(observer: QueryObserver): () => void {
+    const observers = this.instruments.queries;
+    if (!observers) return () => undefined;
+    observers.add(observer);
+    return () => observers.delete(observer);
+  }
 
   async migrate(opts: { lockTimeoutSeconds?: number } = {}): Promise<void> {
     const run = async () => {

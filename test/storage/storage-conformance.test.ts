@@ -31,8 +31,25 @@ describe.each<Backend>(['postgres', 'embedded'])('storage conformance (%s)', (ba
   beforeAll(async () => {
     ({ storage, close } = await createTestStorage(backend));
     await storage.registerTypes([T, OTHER]);
-  });
+  }, 120_000);
   afterAll(() => close());
+
+  test('observeQueries is told each query\'s duration until stopped; poolStats describes the pool (PostgreSQL) or is undefined (embedded)', async () => {
+    const seen: Array<[number, boolean]> = [];
+    const stop = storage.observeQueries((seconds, failed) => seen.push([seconds, failed]));
+    await storage.get(key('observed'));
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    expect(seen.every(([seconds, failed]) => seconds >= 0 && !failed)).toBe(true);
+    stop();
+    const count = seen.length;
+    await storage.get(key('observed'));
+    expect(seen).toHaveLength(count);
+    const pool = storage.poolStats();
+    if (backend === 'embedded') return expect(pool).toBeUndefined();
+    expect(pool!.total).toBeGreaterThanOrEqual(1);
+    expect(pool!.idle).toBeLessThanOrEqual(pool!.total);
+    expect(pool!.waiting).toBe(0);
+  });
 
   test('create, get, and create of an existing key fails with KeyExists', async () => {
     const created = await storage.transact((tx) => tx.create(key('a1'), obj('a1'), noFolder));
