@@ -1,6 +1,7 @@
 import { anyKind, type KindRegistration } from '../pkg/meta';
 import { authTokenKind } from './iam.svc.app/v0alpha1/authtoken';
 import { dashboardKind } from './dashboard.svc.app/v1beta1/dashboard';
+import { dataSourceKind } from './datasource.svc.app/v1beta1/datasource';
 import { folderKind } from './folder.svc.app/v1beta1/folder';
 import { lastSeenKind } from './iam.svc.app/v0alpha1/lastseen';
 import { loginAttemptKind } from './iam.svc.app/v0alpha1/loginattempt';
@@ -22,6 +23,7 @@ export {
   authTokenKind,
   dashboardKind,
   dataKeyKind,
+  dataSourceKind,
   folderKind,
   lastSeenKind,
   loginAttemptKind,
@@ -40,7 +42,7 @@ export {
 };
 
 /** Every kind the server serves. Adding a kind is its folder plus one line here. */
-export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind)];
+export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind), anyKind(dataSourceKind)];
 
 /**
  * The identity kinds (users, organizations, memberships, teams, custom roles, service accounts and their tokens,

@@ -1,5 +1,6 @@
 import { accessControlArea } from './access-control';
 import { dashboardsArea } from './dashboards';
+import { dataSourcesArea } from './datasources';
 import { foldersArea } from './folders';
 import { orgsArea } from './orgs';
 import { permissionsArea } from './permissions';
@@ -31,6 +32,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   accessControlArea,
   foldersArea,
   playlistsArea,
+  dataSourcesArea,
 ];
 
 export { type AdapterDeps, legacyRouter, type LegacyArea, type LegacyRoute, routeName, servedRoutes } from './shared';

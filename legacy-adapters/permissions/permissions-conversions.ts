@@ -4,7 +4,7 @@ import { StatusError } from '../../pkg/errors';
 import { avatarUrl } from '../users/users-conversions';
 
 /** The anchor's numbers for permission levels (`PermissionType`). */
-export const PERMISSION_NUMBER: Record<PermissionLevel, 1 | 2 | 4> = { View: 1, Edit: 2, Admin: 4 };
+export const PERMISSION_NUMBER: Record<PermissionLevel, 1 | 2 | 4> = { View: 1, Query: 1, Edit: 2, Admin: 4 };
 const LEVEL_OF: Record<number, PermissionLevel> = { 1: 'View', 2: 'Edit', 4: 'Admin' };
 const ROLES: readonly OrgRole[] = ['None', 'Viewer', 'Editor', 'Admin'];
 

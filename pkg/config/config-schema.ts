@@ -120,6 +120,10 @@ const dashboardsSchema = z.object({
   versions_to_keep: int(20, 1).describe('each dashboard keeps its newest versions, this many; older ones are no longer listed or restorable'),
 });
 
+const datasourcesSchema = z.object({
+  datasource_limit: int(5000, 1).describe('GET /api/datasources answers at most this many data sources (by name)'),
+});
+
 const usersSchema = z.object({ auto_assign_org_role: oneOf(['Viewer', 'Editor', 'Admin'], 'Viewer') });
 
 const authSchema = z.object({
@@ -160,6 +164,7 @@ export const sectionSchemas = {
   paths: pathsSchema,
   feature_toggles: featureTogglesSchema,
   dashboards: dashboardsSchema,
+  datasources: datasourcesSchema,
   users: usersSchema,
   auth: authSchema,
   'auth.anonymous': authAnonymousSchema,
@@ -192,6 +197,7 @@ export const configSchema = z
     paths: pathsSchema.prefault({}),
     feature_toggles: featureTogglesSchema.prefault({}),
     dashboards: dashboardsSchema.prefault({}),
+    datasources: datasourcesSchema.prefault({}),
     users: usersSchema.prefault({}),
     auth: authSchema.prefault({}),
     'auth.anonymous': authAnonymousSchema.prefault({}),

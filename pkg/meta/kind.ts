@@ -23,6 +23,15 @@ export interface KindStrategy<Spec = unknown> {
   canonicalize?(obj: Resource<Spec>, settings: KindSettings): void;
   /** Adds derived, never-stored fields to an object on its way out (for example `spec.uid`). May mutate `obj`. */
   decorate?(obj: Resource<Spec>): void;
+  /**
+   * Refuses a change of a stored object for what it is (a provisioned, read-only data source): called with the
+   * stored object in the write's transaction, after the caller's access was checked and before anything is
+   * written, for every update (either API, patches and applies included) and delete; the error returned is the
+   * answer. Pure. Cascades and the registry's own upkeep (see `exclusive`) are not refused.
+   *
+   * @example refuseChange: (ds, verb) => (ds.spec.readOnly ? new StatusError(403, 'Forbidden', `Cannot ${verb} read-only data source`) : undefined)
+   */
+  refuseChange?(current: Resource<Spec>, verb: 'update' | 'delete'): StatusError | undefined;
 }
 
 /**
@@ -129,6 +138,39 @@ export interface KindRegistration<Spec = unknown> {
   cascades?: readonly KindCascade<Spec>[];
   /** Read-only subresources (`GET .../dashboards/<name>/dto`), served, listed by discovery and documented for the kind. */
   subresources?: readonly KindSubresource[];
+  /**
+   * Boolean spec fields that at most one object of a namespace holds true (a data source's `isDefault`): a write
+   * setting one clears it on the object that held it, in the same transaction (that object's update is in history
+   * and watches as any other); with `firstHolds`, the first object created in a namespace holds it whatever it was
+   * sent with. Kept by the registry for every write, so both APIs keep the rule.
+   */
+  exclusive?: readonly KindExclusive[];
+  /**
+   * Spec fields naming objects of another kind in the same namespace (a correlation's source and target data
+   * sources): a write naming one that does not exist is refused (400 with a cause on the field), and the named
+   * object is locked until the write commits, so a concurrent delete cannot leave the reference dangling (pair it
+   * with a cascade on the named kind to delete the referrers with it).
+   */
+  references?: readonly KindReference<Spec>[];
+}
+
+/** See {@link KindRegistration.exclusive}. */
+export interface KindExclusive {
+  /** The boolean spec field: `isDefault`. */
+  field: string;
+  /** The first object of a namespace holds it. */
+  firstHolds?: boolean;
+}
+
+/** See {@link KindRegistration.references}. */
+export interface KindReference<Spec = unknown> {
+  /** The spec field, as errors name it (`targetUID`). */
+  field: string;
+  /** The group and resource of the objects it names (served by the same registry): a kind may name a kind that names it. */
+  group: string;
+  resource: string;
+  /** The name it holds; '' or undefined names none. */
+  name(spec: Spec): string | undefined;
 }
 
 /**
@@ -238,8 +280,11 @@ export interface KindRoleGrant {
   on: 'all' | 'root';
 }
 
-/** Levels of managed permissions, as the anchor's permission UI offers (View 1, Edit 2, Admin 4). */
-export type PermissionLevel = 'View' | 'Edit' | 'Admin';
+/**
+ * Levels of managed permissions, as the anchor's permission UIs offer them (View 1 or Query 1, Edit 2, Admin 4); a
+ * kind declares the levels it offers (folders and dashboards View, data sources Query).
+ */
+export type PermissionLevel = 'View' | 'Query' | 'Edit' | 'Admin';
 
 /** See {@link KindAccess.managed}. */
 export interface KindManagedAccess {
@@ -247,7 +292,7 @@ export interface KindManagedAccess {
    * The actions each level grants on the object, each level listing all it grants (Edit includes View's). A folder
    * level also grants, on every object below, the level's actions of each kind that lives in folders.
    */
-  levels: Readonly<Record<PermissionLevel, readonly string[]>>;
+  levels: Readonly<Partial<Record<PermissionLevel, readonly string[]>>>;
   /** The items a new object starts with, as the anchor sets them. */
   defaults: readonly KindDefaultGrant[];
 }

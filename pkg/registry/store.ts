@@ -22,6 +22,8 @@ import type { Namespaces } from './namespaces';
 import { causesFromZod } from './zod-causes';
 import { dependentsOf } from './cascades';
 import type { SecureValueCipher } from './secure-values';
+import { flagHolders, takeFirstFlags } from './exclusive';
+import { checkReferences } from './references';
 
 export interface RegistryOptions {
   nestedFolders: boolean;
@@ -491,6 +493,8 @@ export class Registry {
 
   private async insert(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, obj: Resource, opts: WriteOptions): Promise<Resource> {
     await checkFolder(tx, this.folders, kind, obj);
+    await checkReferences(tx, kind, obj);
+    await takeFirstFlags(tx, kind, obj);
     if (opts.dryRun) {
       if (obj.metadata.name && (await tx.get(this.key(ctx, kind, obj.metadata.name)))) throw new StorageError('KeyExists', undefined, 'exists');
       return this.decorate(kind, obj);
@@ -503,6 +507,7 @@ export class Registry {
       if (kind.internalIds === 'name') obj.metadata.name = String(id);
       obj.metadata.labels = { ...obj.metadata.labels, [Labels.deprecatedInternalID]: String(id) };
     }
+    await this.clearFlags(tx, ctx, kind, obj);
     return this.output(kind, await tx.create(this.key(ctx, kind, obj.metadata.name), forStorage(obj), writeOptionsOf(kind, obj)));
   }
 
@@ -511,6 +516,8 @@ export class Registry {
     const current = toResource(stored);
     const gate = trail.gate;
     gate?.require('write', gate.access.target(current), stored.key.name);
+    const refusal = kind.strategy?.refuseChange?.(current, 'update');
+    if (refusal) throw refusal;
     if (opts.expectedGeneration !== undefined && opts.expectedGeneration !== current.metadata.generation) {
       throw generationConflict(kind, stored.key.name, opts.expectedGeneration, current.metadata.generation);
     }
@@ -521,18 +528,40 @@ export class Registry {
     // Moving to another folder is creating there.
     if (gate && folderOf(next) !== folderOf(current)) gate.require('create', gate.access.createTarget(folderOf(next)), stored.key.name);
     await checkFolder(tx, this.folders, kind, next);
+    await checkReferences(tx, kind, next);
     await opts.check?.(tx, current, next);
     if (opts.dryRun) return this.decorate(kind, next);
     if (next.metadata.deletionTimestamp && !next.metadata.finalizers) {
       // The last finalizer is gone: the object goes now (kube's shouldDeleteDuringUpdate).
       return this.output(kind, await this.removeNow(tx, kind, stored.key, expected, trail, next));
     }
+    await this.clearFlags(tx, ctx, kind, next);
     return this.output(kind, await tx.update(stored.key, forStorage(next), expected, writeOptionsOf(kind, next)));
+  }
+
+  /**
+   * Takes the exclusive flags `obj` holds (KindRegistration.exclusive) from the objects holding them: each is
+   * updated (generation + 1, as any change of its spec) in the writing transaction. Not the holder's own write, so
+   * no rule of its kind refuses it (a provisioned data source stops being the default too).
+   */
+  private async clearFlags(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, obj: Resource): Promise<void> {
+    for (const { stored, fields } of await flagHolders(tx, kind, obj)) {
+      const current = toResource(stored);
+      const annotations = { ...current.metadata.annotations, [Annotations.updatedBy]: ctx.requester.identity, [Annotations.updatedTimestamp]: timestamp() };
+      const next: Resource = {
+        ...current,
+        metadata: { ...current.metadata, generation: current.metadata.generation + 1, annotations },
+        spec: { ...current.spec, ...Object.fromEntries(fields.map((f) => [f, false])) },
+      };
+      await tx.update(stored.key, forStorage(next), stored.resourceVersion, writeOptionsOf(kind, next));
+    }
   }
 
   /** DELETE of a stored object: marks it while finalizers remain, removes it otherwise. Idempotent while marked. */
   private async remove(tx: StorageTx, kind: KindRegistration, stored: StoredObject, opts: WriteOptions, trail: Trail): Promise<{ object: Resource; deleted: boolean }> {
     const current = toResource(stored);
+    const refusal = kind.strategy?.refuseChange?.(current, 'delete');
+    if (refusal) throw refusal;
     if (!current.metadata.finalizers?.length) {
       if (opts.dryRun) return { object: this.decorate(kind, current), deleted: true };
       return { object: this.output(kind, await this.removeNow(tx, kind, stored.key, stored.resourceVersion, trail)), deleted: true };

@@ -11,7 +11,7 @@ import { legacyAreas, routeName, servedRoutes } from '../../legacy-adapters';
 import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { loadConfig } from '../../pkg/config';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
-import { DASHBOARDS, FOLDERS, PLAYLISTS } from '../support/paths';
+import { DASHBOARDS, DATASOURCES, FOLDERS, PLAYLISTS } from '../support/paths';
 
 type Principal = 'anonymous' | 'viewer' | 'editor' | 'orgAdmin' | 'serverAdmin' | 'otherOrg';
 const PRINCIPALS: readonly Principal[] = ['anonymous', 'viewer', 'editor', 'orgAdmin', 'serverAdmin', 'otherOrg'];
@@ -105,6 +105,47 @@ const apisRows: Row[] = kinds.flatMap(({ plural, collection, spec }): Row[] => [
     : []),
 ]);
 
+/**
+ * The generic /apis routes on data sources: Admins only (Viewers query them, read nothing; anchor-breadth §1.10).
+ * The server admin is an Admin of org 1; the rows of the other kinds checked the routes' other callers' shapes.
+ */
+const dataSourceSpec = (n: string) => ({ name: n, type: 'loki', url: 'http://loki' });
+const madeDataSource = (n: string) => made(DATASOURCES, n, dataSourceSpec(n));
+const dataSourceApisRows: Row[] = [
+  { route: `GET ${APIS}`, call: () => ({ path: DATASOURCES }), expect: { ...orgAdmin(), viewer: 200, editor: 200 } },
+  { route: `POST ${APIS}`, call: ({ n }) => ({ path: DATASOURCES, body: { metadata: { name: n }, spec: dataSourceSpec(n) } }), expect: orgAdmin(201) },
+  { route: `GET ${APIS}/:name`, call: async ({ n }) => ({ path: await madeDataSource(n) }), expect: orgAdmin() },
+  {
+    route: `PATCH ${APIS}/:name`,
+    call: async ({ n }) => ({ path: await madeDataSource(n), body: { spec: { url: 'http://loki-2' } }, contentType: 'application/merge-patch+json' }),
+    expect: orgAdmin(),
+  },
+  { route: `DELETE ${APIS}/:name`, call: async ({ n }) => ({ path: await madeDataSource(n) }), expect: orgAdmin() },
+];
+
+/** Legacy data source routes: Admins manage and read; whoever holds datasources.id:read (Viewers) gets an id. */
+const dataSourceBody = (n: string) => ({ name: n, type: 'loki', access: 'proxy', url: 'http://loki' });
+const DATASOURCE_ROWS: Row[] = [
+  { route: 'GET /api/datasources', call: () => ({ path: '/api/datasources' }), expect: orgAdmin() },
+  { route: 'POST /api/datasources', call: ({ n }) => ({ path: '/api/datasources', body: dataSourceBody(n) }), expect: orgAdmin() },
+  { route: 'GET /api/datasources/uid/:uid', call: async ({ n }) => ({ path: `/api/datasources/uid/${(await legacyDataSource(n)).uid}` }), expect: orgAdmin() },
+  { route: 'PUT /api/datasources/uid/:uid', call: async ({ n }) => ({ path: `/api/datasources/uid/${(await legacyDataSource(n)).uid}`, body: dataSourceBody(n) }), expect: orgAdmin() },
+  { route: 'DELETE /api/datasources/uid/:uid', call: async ({ n }) => ({ path: `/api/datasources/uid/${(await legacyDataSource(n)).uid}` }), expect: orgAdmin() },
+  { route: 'GET /api/datasources/name/:name', call: async ({ n }) => (await legacyDataSource(n), { path: `/api/datasources/name/${n}` }), expect: orgAdmin() },
+  { route: 'DELETE /api/datasources/name/:name', call: async ({ n }) => (await legacyDataSource(n), { path: `/api/datasources/name/${n}` }), expect: orgAdmin() },
+  { route: 'GET /api/datasources/id/:name', call: async ({ n }) => (await legacyDataSource(n), { path: `/api/datasources/id/${n}` }), expect: orgRead() },
+  { route: 'GET /api/datasources/:id', call: async ({ n }) => ({ path: `/api/datasources/${(await legacyDataSource(n)).id}` }), expect: orgAdmin() },
+  { route: 'PUT /api/datasources/:id', call: async ({ n }) => ({ path: `/api/datasources/${(await legacyDataSource(n)).id}`, body: dataSourceBody(n) }), expect: orgAdmin() },
+  { route: 'DELETE /api/datasources/:id', call: async ({ n }) => ({ path: `/api/datasources/${(await legacyDataSource(n)).id}` }), expect: orgAdmin() },
+];
+
+/** A fresh data source of org 1, made by the server admin through /api: its uid and id. */
+async function legacyDataSource(name: string): Promise<{ uid: string; id: number }> {
+  const res = await t.as.post('/api/datasources').send(dataSourceBody(name));
+  expect(res.status).toBe(200);
+  return { uid: res.body.datasource.uid as string, id: res.body.id as number };
+}
+
 const ROWS: Row[] = [
   // Probes, version and the API documents are public.
   { route: 'GET /api/health', call: () => ({ path: '/api/health' }), expect: publicRoute() },
@@ -125,6 +166,8 @@ const ROWS: Row[] = [
   { route: 'GET /openapi/v3/apis/:group/:version', call: () => ({ path: '/openapi/v3/apis/folder.svc.app/v1beta1' }), expect: signedIn() },
   { route: 'GET /openapi/v2', call: () => ({ path: '/openapi/v2' }), expect: signedIn(404) },
   ...apisRows,
+  ...dataSourceApisRows,
+  ...DATASOURCE_ROWS,
   // A verb no route serves is 405 for whoever may write there; authorization comes first, as in kube-apiserver.
   { route: `_ALL ${APIS},${APIS}/:name`, call: () => ({ path: FOLDERS, method: 'put' }), expect: orgWrite(405) },
   { route: '_ALL /apis/*rest', call: () => ({ path: '/apis/nothing.svc.app/v1/namespaces/default/things', method: 'get' }), expect: orgRead(404) },

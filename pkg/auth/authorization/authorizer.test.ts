@@ -92,7 +92,8 @@ describe('Authorizer: basic roles with default folder permissions', () => {
     ['Viewer', 'folders:read', folder('secret'), false],
     ['Viewer', 'folders:read', folder(undefined), true],
     ['Viewer', 'folders:create', folder(undefined), false],
-    ['Viewer', 'datasources:query', 'datasources:uid:prom', true],
+    ['Viewer', 'datasources:query', 'datasources:uid:prom', false], // only through the Query item a new data source gives Viewers
+    ['Viewer', 'datasources:read', 'datasources:uid:prom', false],
     ['Viewer', 'datasources:write', 'datasources:uid:prom', false],
     ['Viewer', 'playlists:read', 'playlists:uid:p1', true],
     ['Viewer', 'playlists:write', 'playlists:uid:p1', false],

@@ -13,7 +13,7 @@ import type { OrgRole, Permission } from './permissions';
  * receives (see `defaultPermissionItems`), which an admin can take away per folder; only Admin reads everything.
  * Lines marked "ours" have no RBAC action in the anchor, which guards those endpoints with an org-role check.
  *
- * The grants on served kinds (folders, dashboards, playlists) are not listed here: each kind declares them
+ * The grants on served kinds (folders, dashboards, playlists, data sources) are not listed here: each kind declares them
  * (`access.roles` of its registration), and they are added to each role below.
  */
 
@@ -21,8 +21,8 @@ const GENERAL = 'folders:uid:general';
 
 /** basic:viewer */
 const VIEWER: readonly Grant[] = [
-  ['datasources:read', 'datasources:*'], // fixed:datasources:reader, granted to Viewer without datasource RBAC
-  ['datasources:query', 'datasources:*'],
+  // Data sources: reading and changing them is the kind's declaration (Admins); querying comes from the Query item a
+  // new data source gives Viewers (apis/datasource.svc.app), so that data source permissions can take it away.
   ['datasources.id:read', 'datasources:*'], // fixed:datasources.id:reader
   ['orgs:read', ''], // fixed:organization:reader
   ['orgs.quotas:read', ''],
@@ -47,12 +47,6 @@ const ADMIN: readonly Grant[] = [
   ['library.panels:create', 'folders:*'],
   ['library.panels:write', 'folders:*'],
   ['library.panels:delete', 'folders:*'],
-  // fixed:datasources:writer, fixed:datasources.permissions:writer
-  ['datasources:create', ''],
-  ['datasources:write', 'datasources:*'],
-  ['datasources:delete', 'datasources:*'],
-  ['datasources.permissions:read', 'datasources:*'],
-  ['datasources.permissions:write', 'datasources:*'],
   // fixed:organization:writer
   ['orgs:write', ''],
   ['orgs.preferences:read', ''],

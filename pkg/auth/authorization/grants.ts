@@ -57,7 +57,8 @@ export function granteeKeysOf(subject: Subject): string[] {
   return keys;
 }
 
-const RANK: Record<PermissionLevel, number> = { View: 1, Edit: 2, Admin: 3 };
+/** Query and View are the first level of kinds offering one or the other (data sources, folders). */
+const RANK: Record<PermissionLevel, number> = { View: 1, Query: 1, Edit: 2, Admin: 3 };
 /** Whether a managed level on a scope (`folders:uid:f1`, `dashboards:uid:d1`) grants an action there, as the kind declares. */
 export function levelGrants(scope: string, level: PermissionLevel, action: string): boolean {
   return SERVED_KIND_ACCESS.levelGrants(scope.slice(0, scope.indexOf(':')), level, action);

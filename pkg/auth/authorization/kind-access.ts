@@ -6,7 +6,7 @@ export type Grant = readonly [action: string, scope: string];
 
 const GENERAL = 'folders:uid:general';
 const BASIC_ROLES: readonly BasicRole[] = ['Viewer', 'Editor', 'Admin'];
-const LEVELS: readonly PermissionLevel[] = ['View', 'Edit', 'Admin'];
+const LEVELS: readonly PermissionLevel[] = ['View', 'Query', 'Edit', 'Admin'];
 
 /** Where an item of managed permissions starts: its creator, or a basic role. */
 export type DefaultGrantee = { kind: 'creator' } | { kind: 'role'; role: BasicRole };
@@ -40,7 +40,8 @@ export class KindAccessRules {
       managed.map((k) => {
         const own = k.access!.managed!.levels;
         const below = k.isFolder ? inFolders.filter((b) => b !== k) : [];
-        const byLevel = Object.fromEntries(LEVELS.map((l) => [l, new Set([...below.flatMap((b) => b.access!.managed!.levels[l]), ...own[l]])]));
+        // A level the kind does not offer grants nothing.
+        const byLevel = Object.fromEntries(LEVELS.map((l) => [l, new Set([...below.flatMap((b) => b.access!.managed!.levels[l] ?? []), ...(own[l] ?? [])])]));
         return [k.access!.resource, byLevel as Record<PermissionLevel, Set<string>>];
       }),
     );

@@ -15,8 +15,8 @@ const kind = anyKind(typedKind);
 /** A resource whose kind declares managed permissions (`folders`, `dashboards`). */
 type Guarded = string;
 
-const VERB: Record<PermissionLevel, 'view' | 'edit' | 'admin'> = { View: 'view', Edit: 'edit', Admin: 'admin' };
-const LEVEL = { view: 'View', edit: 'Edit', admin: 'Admin' } as const;
+const VERB: Record<PermissionLevel, 'view' | 'query' | 'edit' | 'admin'> = { View: 'view', Query: 'query', Edit: 'edit', Admin: 'admin' };
+const LEVEL = { view: 'View', query: 'Query', edit: 'Edit', admin: 'Admin' } as const;
 const KIND_OF = { role: 'BasicRole', user: 'User', 'service-account': 'ServiceAccount', team: 'Team' } as const;
 
 /** History rows read per query while catching up. */

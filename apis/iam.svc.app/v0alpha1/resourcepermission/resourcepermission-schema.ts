@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Who a permission is for, as the anchor's ResourcePermission names them; a BasicRole also covers the roles above. */
 export const GRANTEE_KINDS = ['BasicRole', 'User', 'ServiceAccount', 'Team'] as const;
-export const PERMISSION_VERBS = ['view', 'edit', 'admin'] as const;
+export const PERMISSION_VERBS = ['view', 'query', 'edit', 'admin'] as const;
 
 /**
  * The managed permissions of one folder or dashboard (the anchor's iam ResourcePermission): the object it guards
