@@ -55,7 +55,7 @@ function openServer(url: string, max: number): Storage {
 function sqlStorage(dialect: Dialect, backend: 'postgres' | 'embedded', pool?: Pool): SqlStorage {
   const queries = new Set<QueryObserver>();
   const log = (e: LogEvent) => {
-    for (const observe of queries) observe(e.queryDurationMillis / 1000, e.level === 'error');
+    for (const observe of queries) observe(e.queryDurationMillis / 1000, e.level === 'error', e.query.sql);
   };
   return new SqlStorage(new Kysely<Database>({ dialect, log }), backend, { pool, queries });
 }

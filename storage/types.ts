@@ -181,8 +181,14 @@ export interface PoolStats {
   waiting: number;
 }
 
-/** Told of every query when it ends: how long it took, and whether it failed. */
-export type QueryObserver = (seconds: number, failed: boolean) => void;
+/** Told of every query when it ends: how long it took, whether it failed, and its text (tests count statements). */
+export type QueryObserver = (seconds: number, failed: boolean, sql: string) => void;
+
+/** A type's newest resourceVersion, and the oldest one a list or watch may still resume from. */
+export interface TypeVersions extends GroupResource {
+  current: number;
+  oldestResumable: number;
+}
 
 export interface Storage {
   readonly backend: 'postgres' | 'embedded';
@@ -225,6 +231,8 @@ export interface Storage {
   syncUniqueKeys(type: GroupResource, fields: readonly string[], keysOf: (value: JsonObject) => readonly UniqueKey[]): Promise<{ written: number; shared: number }>;
   /** The newest resourceVersion of a type, and the oldest one a list or watch may still resume from. */
   versions(type: GroupResource): Promise<{ current: number; oldestResumable: number }>;
+  /** The versions of every type, in one query (what a read scope validates its caches with: storage/scoped-reads.ts). */
+  allVersions(): Promise<TypeVersions[]>;
   /** History events of a type with resourceVersion > `after`, oldest first (feeds watch). */
   eventsSince(type: GroupResource, after: number, limit: number): Promise<HistoryEvent[]>;
   /** History of one object, newest first, optionally only versions older than `before`. */

@@ -25,7 +25,8 @@ import type { Logger } from '../log';
 import { type OrgDirectory, type Registry, storedOrgs } from '../registry';
 import { WatchHub } from '../registry/watch';
 import { openSecrets, type SecretsService } from '../secrets';
-import type { Storage } from '../../storage';
+import { ScopedReads, type Storage } from '../../storage';
+import { readScope } from './read-scope';
 import { apisRouter } from './apis-router';
 import { WatchCredentials } from './watch-credentials';
 import type { BuildInfo } from './build-info';
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use(requestLog(deps.log, metrics));
   app.use(healthRouter(deps.storage, deps.build, () => draining));
   app.use(metricsRouter(metrics, deps.config.metrics));
+  if (deps.storage instanceof ScopedReads) app.use(readScope(deps.storage));
   // Public, as kube-apiserver's /version; the legacy API's specification and explorer hold no data.
   app.use(versionRouter(deps.build));
   app.use(legacyOpenApiRouter({ version: deps.build.version }));

@@ -1,13 +1,14 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { allKinds, dashboardKind } from '../../apis';
+import { allKinds, dashboardKind, identityKinds } from '../../apis';
+import { starsKind } from '../../apis/collections.svc.app/v1alpha1/stars';
 import { MIN_REFRESH_INTERVAL } from '../../apis/dashboard.svc.app/v1beta1/dashboard';
 import { type Config, DEFAULT_SECRET_KEY } from '../config';
 import type { Logger } from '../log';
 import { Compactor, Namespaces, Registry, type RegistryOptions } from '../registry';
 import { openSecrets, type SecretsService } from '../secrets';
-import { openStorage, type Storage } from '../../storage';
+import { openStorage, ScopedReads, type Storage } from '../../storage';
 import { createApp } from './app';
 import { answerClientErrors } from './client-error';
 import { type BuildInfo, readBuildInfo } from './build-info';
@@ -56,9 +57,12 @@ export type ComposedServer = ReturnType<typeof createApp> & {
  *
  * @example const { app, identityReady } = await composeServer(config, log, storage, readBuildInfo());
  */
-export async function composeServer(config: Config, log: Logger, storage: Storage, build: BuildInfo): Promise<ComposedServer> {
+export async function composeServer(config: Config, log: Logger, stored: Storage, build: BuildInfo): Promise<ComposedServer> {
   // Alpha versions are served only when a feature toggle names them (spec §9.2).
   const kinds = servedKinds(allKinds, enabledAlphaFromToggles(config.feature_toggles.enable));
+  // What every request reads about its caller and the folder tree is kept in memory, checked by one version query.
+  const cached = [...identityKinds, ...kinds.filter((k) => k.isFolder), starsKind].map((k) => ({ group: k.group, resource: k.plural }));
+  const storage = new ScopedReads(stored, cached);
   const options = registryOptions(config);
   if (config.security.secret_key === DEFAULT_SECRET_KEY) {
     log.warn('security.secret_key is the default value: secrets are encrypted with a key anyone can know; set a secret of your own (then reencrypt-data-keys)');

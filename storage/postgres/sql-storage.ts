@@ -10,6 +10,7 @@ import {
   type ResourceKey,
   type SearchFields,
   type SearchHit,
+  type TypeVersions,
   type SearchQuery,
   type Storage,
   StorageError,
@@ -188,6 +189,11 @@ export class SqlStorage implements Storage {
       .where('resource', '=', t.resource)
       .executeTakeFirst();
     return { current: Number(row?.resource_version ?? 0), oldestResumable: Number(row?.oldest_resumable ?? 0) };
+  }
+
+  async allVersions(): Promise<TypeVersions[]> {
+    const rows = await this.db.selectFrom('resource_version').select(['group', 'resource', 'resource_version', 'oldest_resumable']).execute();
+    return rows.map((r) => ({ group: r.group, resource: r.resource, current: Number(r.resource_version), oldestResumable: Number(r.oldest_resumable) }));
   }
 
   async eventsSince(t: GroupResource, after: number, limit: number): Promise<HistoryEvent[]> {

@@ -1,0 +1,150 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { GroupResource, ListPage, ListQuery, ResourceKey, Storage, StoredObject, StorageTx, TypeVersions } from './types';
+
+/** Cached reads kept at most (objects and list pages together); past it the cache starts again empty. */
+const MAX_ENTRIES = 20_000;
+/** A list page with more items than this is not kept (the users of a large server, say): it would crowd the rest. */
+const MAX_CACHED_ITEMS = 500;
+
+interface Scope {
+  /** Every type's versions, read once on first use; dropped when the scope writes, so the next read is fresh. */
+  versions?: Promise<Map<string, TypeVersions>>;
+  /** The request ended: anything still running in its async context (a timer, a poller) reads directly. */
+  ended: boolean;
+}
+
+interface Entry {
+  version: number;
+  value: StoredObject | undefined | ListPage;
+}
+
+const typeKey = (t: GroupResource) => `${t.resource}.${t.group}`;
+
+/**
+ * Storage with read scopes: within {@link run} (one request), the first version asked for reads every type's
+ * version in one query, which answers every later `versions()` of the scope; `get` and `list` of the `cached`
+ * types answer from memory when the type's version is the one the entry was read at. A write in the scope drops its
+ * versions, so it reads its own writes. Every type's version moves with each write to it in the same transaction
+ * (any replica's), so a scope started after a write commits sees it: caches can never be staler than the start of
+ * the request that reads them. Outside a scope (watches, pollers, start-up) every call goes to storage.
+ *
+ * What it costs a request that reads only cached types plus one object: two queries (versions, then the object).
+ *
+ * @example
+ *   const storage = new ScopedReads(await openStorage(opts), [{ group: 'iam.svc.app', resource: 'users' }]);
+ *   app.use((req, res, next) => storage.run(() => next(), (end) => res.once('close', end)));
+ */
+export class ScopedReads implements Storage {
+  private readonly scopes = new AsyncLocalStorage<Scope>();
+  private readonly cached: ReadonlySet<string>;
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    readonly inner: Storage,
+    cached: readonly GroupResource[],
+  ) {
+    this.cached = new Set(cached.map(typeKey));
+  }
+
+  get backend() {
+    return this.inner.backend;
+  }
+
+  /** Runs `fn` in a new read scope; `onEnd` is handed the function that ends it (what runs after reads directly). */
+  run<T>(fn: () => T, onEnd?: (end: () => void) => void): T {
+    const scope: Scope = { ended: false };
+    onEnd?.(() => (scope.ended = true));
+    return this.scopes.run(scope, fn);
+  }
+
+  private scope(): Scope | undefined {
+    const s = this.scopes.getStore();
+    return s && !s.ended ? s : undefined;
+  }
+
+  private async versionIn(scope: Scope, t: GroupResource): Promise<TypeVersions> {
+    const read = (scope.versions ??= this.inner.allVersions().then((all) => new Map(all.map((v) => [typeKey(v), v]))));
+    read.catch(() => scope.versions === read && (scope.versions = undefined));
+    return (await read).get(typeKey(t)) ?? { group: t.group, resource: t.resource, current: 0, oldestResumable: 0 };
+  }
+
+  async versions(t: GroupResource): Promise<{ current: number; oldestResumable: number }> {
+    const scope = this.scope();
+    if (!scope) return this.inner.versions(t);
+    const { current, oldestResumable } = await this.versionIn(scope, t);
+    return { current, oldestResumable };
+  }
+
+  allVersions(): Promise<TypeVersions[]> {
+    return this.inner.allVersions();
+  }
+
+  get(key: ResourceKey): Promise<StoredObject | undefined> {
+    return this.cachedRead(key, `g\u0000${key.namespace}\u0000${key.name}`, () => this.inner.get(key)) as Promise<StoredObject | undefined>;
+  }
+
+  list(query: ListQuery): Promise<ListPage> {
+    const cacheable = query.atResourceVersion === undefined;
+    return this.cachedRead(query, `l\u0000${JSON.stringify(query)}`, () => this.inner.list(query), cacheable) as Promise<ListPage>;
+  }
+
+  private async cachedRead(t: GroupResource, id: string, read: () => Promise<Entry['value']>, cacheable = true): Promise<Entry['value']> {
+    const scope = this.scope();
+    if (!scope || !cacheable || !this.cached.has(typeKey(t))) return read();
+    // The version first: what is read after it is at least as new, so the entry is never older than its label.
+    const { current } = await this.versionIn(scope, t);
+    const key = `${typeKey(t)}\u0000${id}`;
+    const hit = this.entries.get(key);
+    if (hit && hit.version === current) return structuredClone(hit.value);
+    const value = await read();
+    if (value && 'items' in value && value.items.length > MAX_CACHED_ITEMS) return value;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(key, { version: current, value: structuredClone(value) });
+    return value;
+  }
+
+  /** A write: the scope's versions are read again afterwards (and during, by reads running beside it). */
+  private async writing<T>(write: () => Promise<T>): Promise<T> {
+    const scope = this.scope();
+    if (scope) scope.versions = undefined;
+    try {
+      return await write();
+    } finally {
+      if (scope) scope.versions = undefined;
+    }
+  }
+
+  transact<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {
+    return this.writing(() => this.inner.transact(fn));
+  }
+
+  migrate(opts?: { lockTimeoutSeconds?: number }) {
+    return this.writing(() => this.inner.migrate(opts));
+  }
+
+  registerTypes(types: readonly GroupResource[]) {
+    return this.writing(() => this.inner.registerTypes(types));
+  }
+
+  search: Storage['search'] = (query) => this.inner.search(query);
+
+  syncSearchIndex: Storage['syncSearchIndex'] = (type, fields) => this.writing(() => this.inner.syncSearchIndex(type, fields));
+
+  redactHistory: Storage['redactHistory'] = (type, paths) => this.writing(() => this.inner.redactHistory(type, paths));
+
+  syncUniqueKeys: Storage['syncUniqueKeys'] = (type, fields, keysOf) => this.writing(() => this.inner.syncUniqueKeys(type, fields, keysOf));
+
+  eventsSince: Storage['eventsSince'] = (type, after, limit) => this.inner.eventsSince(type, after, limit);
+
+  objectHistory: Storage['objectHistory'] = (key, opts) => this.inner.objectHistory(key, opts);
+
+  compact: Storage['compact'] = (type, before, opts) => this.writing(() => this.inner.compact(type, before, opts));
+
+  poolStats = () => this.inner.poolStats();
+
+  observeQueries: Storage['observeQueries'] = (observer) => this.inner.observeQueries(observer);
+
+  ping = () => this.inner.ping();
+
+  close = () => this.inner.close();
+}
