@@ -32,10 +32,22 @@ const DEFAULT_VERSIONS_LIMIT = 1000;
 /** Lists read through the registry in pages of this many. */
 const PAGE = 500;
 
-/** Stored identities (`user:<uid>`) as the logins the anchor shows; anyone else is "Anonymous", as there. */
-async function loginsOf(users: IdentityDirectory): Promise<(identity: string) => string> {
-  const logins = new Map((await users.listUsers()).map((u) => [`user:${u.uid}`, u.login]));
-  return (identity) => (identity === '' ? '' : logins.get(identity) ?? 'Anonymous');
+/**
+ * `convert` with stored identities (`user:<uid>`) shown as the logins the anchor shows; anyone else is "Anonymous",
+ * as there. A first dry run names the identities it shows, and only those users are read (not every user).
+ *
+ * @example res.json(await withLogins(users, (nameOf) => toVersionMeta(version, nameOf)));
+ */
+async function withLogins<T>(users: IdentityDirectory, convert: (nameOf: (identity: string) => string) => T): Promise<T> {
+  const shown = new Set<string>();
+  convert((identity) => (shown.add(identity), ''));
+  const logins = new Map<string, string>();
+  const uids = [...shown].filter((i) => i.startsWith('user:')).map((i) => i.slice('user:'.length));
+  await Promise.all(uids.map(async (uid) => {
+    const user = await users.userByUid(uid);
+    if (user) logins.set(`user:${uid}`, user.login);
+  }));
+  return convert((identity) => (identity === '' ? '' : logins.get(identity) ?? 'Anonymous'));
 }
 
 /** The folder `meta` names; one the caller may not read is shown by its uid alone. */
@@ -99,13 +111,12 @@ export async function getDashboardByUID(req: Request, res: Response, deps: Adapt
   const { registry, users } = deps;
   const ctx = requestContext(req, registry);
   const dashboard = await get(registry, ctx, String(req.params.uid));
-  const [folder, rights, nameOf, isStarred] = await Promise.all([
+  const [folder, rights, isStarred] = await Promise.all([
     folderInfo(registry, ctx, folderUidOf(dashboard)),
     dashboardRights(req.access, req.user!.identity, dashboard.metadata.name),
-    loginsOf(users),
     starsOf(registry).isStarred(req.user!, dashboardKind, dashboard),
   ]);
-  res.json(toDashboardFullWithMeta(dashboard, { folder, rights, isStarred, nameOf }));
+  res.json(await withLogins(users, (nameOf) => toDashboardFullWithMeta(dashboard, { folder, rights, isStarred, nameOf })));
 }
 
 export async function deleteDashboardByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
@@ -122,8 +133,8 @@ export async function getDashboardVersionsByUID(req: Request, res: Response, dep
   const start = positiveQueryInt(req.query.start, 0);
   const token = typeof req.query.continueToken === 'string' && req.query.continueToken !== '' ? req.query.continueToken : undefined;
   const page = await registry.history(requestContext(req, registry), dashboardKind, String(req.params.uid), { limit: start + limit, continue: token });
-  const nameOf = await loginsOf(users);
-  res.json({ continueToken: page.continue ?? '', versions: page.items.slice(start).map((v) => toVersionMeta(v.object, nameOf)) });
+  const versions = await withLogins(users, (nameOf) => page.items.slice(start).map((v) => toVersionMeta(v.object, nameOf)));
+  res.json({ continueToken: page.continue ?? '', versions });
 }
 
 export async function getDashboardVersionByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
@@ -136,7 +147,7 @@ export async function getDashboardVersionByUID(req: Request, res: Response, deps
   if (version === 0) throw versionNotFound(0, legacyIdOf(dashboard));
   const found = await registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version);
   if (!found) throw versionNotFound(version, legacyIdOf(dashboard));
-  res.json(toVersionMeta(found.object, await loginsOf(users), true));
+  res.json(await withLogins(users, (nameOf) => toVersionMeta(found.object, nameOf, true)));
 }
 
 export async function restoreDashboardVersionByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
