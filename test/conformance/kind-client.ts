@@ -23,7 +23,7 @@ export interface KindClient {
 export const collectionPath = (kind: KindRegistration) => `/apis/${kind.group}/${kind.version}/namespaces/default/${kind.plural}`;
 
 /** The kind through HTTP, as kubectl reaches it. */
-export function httpKindClient(t: TestApp, kind: KindRegistration): KindClient {
+export function httpKindClient(t: Pick<TestApp, 'as'>, kind: KindRegistration): KindClient {
   const base = collectionPath(kind);
   const query = (params: Record<string, string | number | undefined>) => {
     const q = new URLSearchParams(Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString();
