@@ -1,6 +1,7 @@
 import { anyKind, type KindRegistration } from '../pkg/meta';
 import { authTokenKind } from './iam.svc.app/v0alpha1/authtoken';
 import { dashboardKind } from './dashboard.svc.app/v1beta1/dashboard';
+import { correlationKind } from './correlation.svc.app/v1beta1/correlation';
 import { dataSourceKind } from './datasource.svc.app/v1beta1/datasource';
 import { folderKind } from './folder.svc.app/v1beta1/folder';
 import { lastSeenKind } from './iam.svc.app/v0alpha1/lastseen';
@@ -21,6 +22,7 @@ import { dataKeyKind } from './secret.svc.app/v0alpha1/datakey';
 
 export {
   authTokenKind,
+  correlationKind,
   dashboardKind,
   dataKeyKind,
   dataSourceKind,
@@ -42,7 +44,7 @@ export {
 };
 
 /** Every kind the server serves. Adding a kind is its folder plus one line here. */
-export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind), anyKind(dataSourceKind)];
+export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind), anyKind(dataSourceKind), anyKind(correlationKind)];
 
 /**
  * The identity kinds (users, organizations, memberships, teams, custom roles, service accounts and their tokens,

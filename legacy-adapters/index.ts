@@ -1,4 +1,5 @@
 import { accessControlArea } from './access-control';
+import { correlationsArea } from './correlations';
 import { dashboardsArea } from './dashboards';
 import { dataSourcesArea } from './datasources';
 import { foldersArea } from './folders';
@@ -32,6 +33,8 @@ export const legacyAreas: readonly LegacyArea[] = [
   accessControlArea,
   foldersArea,
   playlistsArea,
+  // Before the data sources: /api/datasources/correlations is no data source id.
+  correlationsArea,
   dataSourcesArea,
 ];
 

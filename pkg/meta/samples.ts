@@ -9,6 +9,8 @@ export interface KindSamples {
   /** Another valid spec of the object `name`, different from `spec(name)`: what updates write. */
   changed(name: string): Record<string, unknown>;
   invalid: Record<string, unknown>;
+  /** Objects of other kinds the samples name (a correlation's data sources), created before the suite runs. */
+  requires?: readonly { apiVersion: string; kind: string; metadata: { name: string }; spec: Record<string, unknown> }[];
   /** The field the 422 of `invalid` names (`spec.title`). */
   invalidField: string;
 }

@@ -49,7 +49,7 @@ async function gvDoc(gv: string): Promise<Doc> {
 
 test('the index lists every group-version, each URL with the SHA-512 of the document it serves', async () => {
   const paths = await index();
-  expect(Object.keys(paths).sort()).toEqual(['apis/dashboard.svc.app/v1beta1', 'apis/datasource.svc.app/v1beta1', 'apis/folder.svc.app/v1beta1', 'apis/playlist.svc.app/v1']);
+  expect(Object.keys(paths).sort()).toEqual(['apis/correlation.svc.app/v1beta1', 'apis/dashboard.svc.app/v1beta1', 'apis/datasource.svc.app/v1beta1', 'apis/folder.svc.app/v1beta1', 'apis/playlist.svc.app/v1']);
   for (const [gv, { serverRelativeURL }] of Object.entries(paths)) {
     const m = /^\/openapi\/v3\/(.+)\?hash=([0-9A-F]{128})$/.exec(serverRelativeURL);
     expect(m?.[1]).toBe(gv);
@@ -139,6 +139,7 @@ test('every documented path is served: list and get answer on the real server', 
   await t.as.post('/apis/folder.svc.app/v1beta1/namespaces/default/folders').send({ metadata: { name: 'docs' }, spec: { title: 'Docs' } });
   await t.as.post('/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards').send({ metadata: { name: 'docs' }, spec: { title: 'Docs' } });
   await t.as.post('/apis/datasource.svc.app/v1beta1/namespaces/default/datasources').send({ metadata: { name: 'docs' }, spec: { name: 'Docs', type: 'svc-testdata-datasource' } });
+  await t.as.post('/apis/correlation.svc.app/v1beta1/namespaces/default/correlations').send({ metadata: { name: 'docs' }, spec: { sourceUID: 'docs', config: { field: 'id', type: 'external', target: { url: 'https://example.com/${id}' } } } });
   for (const gv of Object.keys(await index())) {
     for (const [path, item] of Object.entries((await gvDoc(gv)).paths)) {
       if (!item.get) continue;

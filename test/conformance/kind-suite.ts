@@ -10,7 +10,8 @@ import type { Storage } from '../../storage';
 import type { Client } from '../support/users';
 import { clientLabels } from '../support/labels';
 import { RFC3339 } from '../support/paths';
-import { type Answer, type KindClient } from './kind-client';
+import { allKinds } from '../../apis';
+import { type Answer, collectionPath, type KindClient } from './kind-client';
 import { samplesOf } from './kind-samples';
 
 /** A request the suite expects refused: its label, the request, the status and what the answer must say. */
@@ -28,6 +29,14 @@ export interface ConformanceTarget {
 
 export function describeKindConformance(kind: KindRegistration, served: boolean, target: () => ConformanceTarget): void {
   const samples = samplesOf(kind);
+  // What the samples name (a correlation's data sources) exists first, made as the admin through /apis.
+  beforeAll(async () => {
+    for (const obj of samples.requires ?? []) {
+      const required = allKinds.find((k) => `${k.group}/${k.version}` === obj.apiVersion && k.kind === obj.kind);
+      if (!required) throw new Error(`${kind.kind} samples require a ${obj.kind} ${obj.apiVersion}, which is not served`);
+      expect((await target().http!.as.post(collectionPath(required)).send(obj)).status).toBe(201);
+    }
+  });
   const qualified = `${kind.plural}.${kind.group}`;
   const overHttp = (name: string) => (served ? name : `${name} (skipped: HTTP only, and ${kind.plural} are not served under /apis)`);
   const httpTest = served ? test : test.skip;

@@ -121,6 +121,31 @@ const dataSourceApisRows: Row[] = [
     expect: orgAdmin(),
   },
   { route: `DELETE ${APIS}/:name`, call: async ({ n }) => ({ path: await madeDataSource(n) }), expect: orgAdmin() },
+  // Correlations: Admins only, as the anchor's data source reads and writes guard them.
+  { route: `GET ${APIS}`, call: () => ({ path: CORRELATIONS }), expect: { ...orgAdmin(), viewer: 200, editor: 200 } },
+  { route: `POST ${APIS}`, call: async ({ n }) => ({ path: CORRELATIONS, body: { metadata: { name: n }, spec: correlationSpec((await legacyDataSource(n)).uid) } }), expect: orgAdmin(201) },
+  { route: `GET ${APIS}/:name`, call: async ({ n }) => ({ path: await madeCorrelation(n) }), expect: orgAdmin() },
+  { route: `DELETE ${APIS}/:name`, call: async ({ n }) => ({ path: await madeCorrelation(n) }), expect: orgAdmin() },
+];
+
+const CORRELATIONS = DATASOURCES.replace('datasource.svc.app', 'correlation.svc.app').replace(/datasources$/, 'correlations');
+const correlationSpec = (source: string) => ({ sourceUID: source, config: { field: 'id', type: 'external', target: { url: 'https://example.com' } } });
+/** A fresh correlation from a fresh data source, made by the server admin through /apis: its item path. */
+const madeCorrelation = async (n: string) => made(CORRELATIONS, n, correlationSpec((await legacyDataSource(n)).uid));
+/** A fresh correlation of org 1 through /api: its source's uid and its uid. */
+async function legacyCorrelation(n: string): Promise<{ source: string; uid: string }> {
+  const { uid: source } = await legacyDataSource(n);
+  const res = await t.as.post(`/api/datasources/uid/${source}/correlations`).send(correlationSpec(source));
+  expect(res.status).toBe(200);
+  return { source, uid: res.body.result.uid as string };
+}
+const CORRELATION_ROWS: Row[] = [
+  { route: 'GET /api/datasources/correlations', call: async ({ n }) => (await legacyCorrelation(n), { path: '/api/datasources/correlations' }), expect: orgAdmin() },
+  { route: 'GET /api/datasources/uid/:sourceUID/correlations', call: async ({ n }) => ({ path: `/api/datasources/uid/${(await legacyCorrelation(n)).source}/correlations` }), expect: orgAdmin() },
+  { route: 'POST /api/datasources/uid/:sourceUID/correlations', call: async ({ n }) => { const { uid } = await legacyDataSource(n); return { path: `/api/datasources/uid/${uid}/correlations`, body: correlationSpec(uid) }; }, expect: orgAdmin() },
+  { route: 'GET /api/datasources/uid/:sourceUID/correlations/:correlationUID', call: async ({ n }) => { const c = await legacyCorrelation(n); return { path: `/api/datasources/uid/${c.source}/correlations/${c.uid}` }; }, expect: orgAdmin() },
+  { route: 'PATCH /api/datasources/uid/:sourceUID/correlations/:correlationUID', call: async ({ n }) => { const c = await legacyCorrelation(n); return { path: `/api/datasources/uid/${c.source}/correlations/${c.uid}`, body: { label: 'x' } }; }, expect: orgAdmin() },
+  { route: 'DELETE /api/datasources/uid/:uid/correlations/:correlationUID', call: async ({ n }) => { const c = await legacyCorrelation(n); return { path: `/api/datasources/uid/${c.source}/correlations/${c.uid}` }; }, expect: orgAdmin() },
 ];
 
 /** Legacy data source routes: Admins manage and read; whoever holds datasources.id:read (Viewers) gets an id. */
@@ -168,6 +193,7 @@ const ROWS: Row[] = [
   ...apisRows,
   ...dataSourceApisRows,
   ...DATASOURCE_ROWS,
+  ...CORRELATION_ROWS,
   // A verb no route serves is 405 for whoever may write there; authorization comes first, as in kube-apiserver.
   { route: `_ALL ${APIS},${APIS}/:name`, call: () => ({ path: FOLDERS, method: 'put' }), expect: orgWrite(405) },
   { route: '_ALL /apis/*rest', call: () => ({ path: '/apis/nothing.svc.app/v1/namespaces/default/things', method: 'get' }), expect: orgRead(404) },

@@ -1,10 +1,10 @@
 /**
- * Labels as a client set them: without the numeric id the registry adds to `internalIds` kinds
- * (`svc.app/deprecatedInternalID`, test/apis/internal-ids.test.ts).
+ * Labels as a client set them: without those the server sets itself under its own `svc.app` prefixes (the numeric
+ * id of `internalIds` kinds, `svc.app/deprecatedInternalID`, test/apis/internal-ids.test.ts; a correlation's
+ * `correlation.svc.app/source`).
  *
  * @example clientLabels({ team: 'a', 'svc.app/deprecatedInternalID': '3' }) // { team: 'a' }
  */
 export function clientLabels(labels: Record<string, string> | undefined): Record<string, string> {
-  const { 'svc.app/deprecatedInternalID': _id, ...rest } = labels ?? {};
-  return rest;
+  return Object.fromEntries(Object.entries(labels ?? {}).filter(([key]) => !/^([a-z0-9-]+\.)*svc\.app\//.test(key)));
 }

@@ -1,5 +1,6 @@
 import { StatusError } from '../../../../pkg/errors';
-import type { KindRegistration } from '../../../../pkg/meta';
+import { anyKind, type KindRegistration } from '../../../../pkg/meta';
+import { CORRELATION_LABELS, correlationKind } from '../../../correlation.svc.app/v1beta1/correlation';
 import { DataSourceMessages, type DataSourceSpec, dataSourceSpecSchema } from './datasource-schema';
 import { dataSourceStrategy } from './datasource-strategy';
 
@@ -29,6 +30,11 @@ export const dataSourceKind = {
   unique: [{ field: 'name', value: (spec) => spec.name, error: () => new StatusError(409, 'Conflict', DataSourceMessages.nameTaken, { group: 'datasource.svc.app', kind: 'datasources' }) }],
   exclusive: [{ field: 'isDefault', firstHolds: true }],
   secureValues: [{ path: 'spec.secureJsonData', reportAs: 'spec.secureJsonFields' }],
+  // Its correlations, from it or to it, go in its delete's transaction.
+  cascades: [
+    { kind: anyKind(correlationKind), dependents: (ds) => ({ labels: { [CORRELATION_LABELS.source]: ds.metadata.name } }) },
+    { kind: anyKind(correlationKind), dependents: (ds) => ({ labels: { [CORRELATION_LABELS.target]: ds.metadata.name } }) },
+  ],
   access: {
     resource: 'datasources',
     // The anchor's fixed:datasources:writer and datasources.permissions:writer (Admins); Viewers and Editors query
