@@ -17,6 +17,8 @@ import { teamBindingKind } from './iam.svc.app/v0alpha1/teambinding';
 import { userKind } from './iam.svc.app/v0alpha1/user';
 import { playlistKind } from './playlist.svc.app/v1/playlist';
 import { preferencesKind } from './preferences.svc.app/v1alpha1/preferences';
+import { snapshotKind } from './dashboard.svc.app/v1beta1/snapshot';
+export { DELETE_KEY_LABEL, deleteKeyLabel, EXPIRES_LABEL, isExpired, KEY_LABEL, randomSnapshotKey, SECURE_DASHBOARD, SNAPSHOT_KEY } from './dashboard.svc.app/v1beta1/snapshot';
 import { resourcePermissionKind } from './iam.svc.app/v0alpha1/resourcepermission';
 import { dataKeyKind } from './secret.svc.app/v0alpha1/datakey';
 
@@ -38,13 +40,14 @@ export {
   resourcePermissionKind,
   serviceAccountKind,
   serviceAccountTokenKind,
+  snapshotKind,
   teamBindingKind,
   teamKind,
   userKind,
 };
 
 /** Every kind the server serves. Adding a kind is its folder plus one line here. */
-export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind), anyKind(dataSourceKind), anyKind(correlationKind)];
+export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind), anyKind(dataSourceKind), anyKind(correlationKind), anyKind(snapshotKind)];
 
 /**
  * The identity kinds (users, organizations, memberships, teams, custom roles, service accounts and their tokens,

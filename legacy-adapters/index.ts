@@ -10,6 +10,7 @@ import { preferencesArea } from './preferences';
 import { searchArea } from './search';
 import { serviceAccountsArea } from './serviceaccounts';
 import { sessionsArea } from './sessions';
+import { snapshotsArea } from './snapshots';
 import { starsArea } from './stars';
 import { teamsArea } from './teams';
 import { usersArea } from './users';
@@ -36,6 +37,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   // Before the data sources: /api/datasources/correlations is no data source id.
   correlationsArea,
   dataSourcesArea,
+  snapshotsArea,
 ];
 
-export { type AdapterDeps, legacyRouter, type LegacyArea, type LegacyRoute, routeName, servedRoutes } from './shared';
+export { type AdapterDeps, isPublicApiRoute, legacyRouter, type LegacyArea, type LegacyRoute, routeName, servedRoutes } from './shared';

@@ -1,8 +1,20 @@
-import { type Request, type Response, Router } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { LegacyArea, LegacyRoute } from './declare';
 import type { AdapterDeps } from './deps';
 import { legacyError } from './errors';
 import { enforce } from './guards';
+
+/** Which routes a router mounts, and what runs before each of them. */
+export interface LegacyRouterOptions {
+  only?: (route: LegacyRoute) => boolean;
+  before?: readonly RequestHandler[];
+}
+
+/**
+ * A public route under /api (a snapshot read by its key, deleted by its delete key): served before authentication,
+ * so that a request without credentials reaches it. The login form is public too but outside /api.
+ */
+export const isPublicApiRoute = (route: LegacyRoute): boolean => route.guard.kind === 'public' && route.path.startsWith('/api/');
 
 /**
  * The express router of the areas a server serves: each route checks its guard, then runs its handler with the
@@ -10,11 +22,11 @@ import { enforce } from './guards';
  *
  * @example app.use(legacyRouter(legacyAreas, deps));
  */
-export function legacyRouter(areas: readonly LegacyArea[], deps: AdapterDeps): Router {
+export function legacyRouter(areas: readonly LegacyArea[], deps: AdapterDeps, opts: LegacyRouterOptions = {}): Router {
   const router = Router();
   for (const area of areas) {
     for (const route of area.routes) {
-      if (route.servedIn?.(deps.config) ?? true) router[route.method](route.path, handle(area, route, deps));
+      if ((route.servedIn?.(deps.config) ?? true) && (opts.only?.(route) ?? true)) router[route.method](route.path, ...(opts.before ?? []), handle(area, route, deps));
     }
   }
   return router;

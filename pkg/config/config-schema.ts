@@ -124,6 +124,16 @@ const datasourcesSchema = z.object({
   datasource_limit: int(5000, 1).describe('GET /api/datasources answers at most this many data sources (by name)'),
 });
 
+/** The anchor's `[snapshots]` settings (conf/defaults.ini). */
+const snapshotsSchema = z.object({
+  enabled: bool(true).describe('false refuses new snapshots (403 "Dashboard Snapshots are disabled")'),
+  external_enabled: bool(true).describe('false refuses external snapshots (403 "External dashboard creation is disabled")'),
+  external_snapshot_url: url(['http:', 'https:']).default('https://snapshots.svc.example').describe('the external snapshot server shown to clients'),
+  external_snapshot_name: str('Publish to snapshots.svc.example').describe('its label in the sharing options'),
+  remove_expired: bool(true).describe('a background job deletes expired snapshots'),
+  sweep_interval_seconds: int(600, 1, MAX_TIMER_SECONDS).describe('how often that job runs (the anchor: every 10 minutes)'),
+});
+
 const usersSchema = z.object({ auto_assign_org_role: oneOf(['Viewer', 'Editor', 'Admin'], 'Viewer') });
 
 const authSchema = z.object({
@@ -165,6 +175,7 @@ export const sectionSchemas = {
   feature_toggles: featureTogglesSchema,
   dashboards: dashboardsSchema,
   datasources: datasourcesSchema,
+  snapshots: snapshotsSchema,
   users: usersSchema,
   auth: authSchema,
   'auth.anonymous': authAnonymousSchema,
@@ -198,6 +209,7 @@ export const configSchema = z
     feature_toggles: featureTogglesSchema.prefault({}),
     dashboards: dashboardsSchema.prefault({}),
     datasources: datasourcesSchema.prefault({}),
+    snapshots: snapshotsSchema.prefault({}),
     users: usersSchema.prefault({}),
     auth: authSchema.prefault({}),
     'auth.anonymous': authAnonymousSchema.prefault({}),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type StatusCause, StatusError } from '../errors';
 import { Annotations, jsonEqual, jsonProblem, Labels, type JsonObject, type KindRegistration, type KindSettings, type ManagedFieldsEntry, type Resource, type ResourceList } from '../meta';
-import { type HistoryEvent, type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
+import { type HistoryEvent, type LabelFilter, type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
 import { applyConfiguration, syncLastApplied } from './apply';
 import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from './apply-config';
 import { decodeContinue, encodeContinue } from './continue-token';
@@ -148,6 +148,31 @@ export class Registry {
   async liveUids(kind: KindRegistration, namespace: string, names: readonly string[]): Promise<Map<string, string>> {
     const page = await this.call(kind, '', () => this.storage.list({ ...typeOf(kind), namespace, names }));
     return new Map(page.items.map((s) => [s.key.name, (s.value as unknown as Resource).metadata.uid]));
+  }
+
+  /**
+   * The objects of `kind` in every namespace whose labels hold all of `labels` (no access check), at most `limit`:
+   * the server's own lookups by a key that names no organization (a snapshot read by its public key, deleted by its
+   * delete key), which then act in the namespace found.
+   *
+   * @example const [found] = await registry.findByLabels(snapshotKind, { 'svc.app/snapshot-key': key }, 1);
+   */
+  async findByLabels(kind: KindRegistration, labels: Readonly<Record<string, string>>, limit?: number): Promise<Resource[]> {
+    const filters = Object.entries(labels).map(([key, value]) => ({ key, operator: 'Equals' as const, values: [value] }));
+    return this.findWhere(kind, filters, limit);
+  }
+
+  /**
+   * The objects of `kind` in every namespace whose label `key` is an integer below `below` (no access check), at most
+   * `limit`: the server's own sweeps (snapshots past their expiry).
+   */
+  async findLabelBelow(kind: KindRegistration, key: string, below: number, limit?: number): Promise<Resource[]> {
+    return this.findWhere(kind, [{ key, operator: 'LessThan', values: [String(below)] }], limit);
+  }
+
+  private async findWhere(kind: KindRegistration, labels: LabelFilter[], limit?: number): Promise<Resource[]> {
+    const page = await this.call(kind, '', () => this.storage.list({ ...typeOf(kind), namespace: '', everyNamespace: true, labels, limit }));
+    return page.items.map((s) => this.output(kind, s));
   }
 
   /**

@@ -19,7 +19,7 @@ import { StoredLoginAttempts } from '../auth/authentication/stored-login-attempt
 import { apisOrgAccess, selectLegacyOrg } from '../auth/authorization/org-access';
 import { ServiceAccounts } from '../auth/identity/service-accounts';
 import { RoleDirectory } from '../auth/authorization/role-directory';
-import { legacyAreas, legacyRouter } from '../../legacy-adapters';
+import { isPublicApiRoute, legacyAreas, legacyRouter } from '../../legacy-adapters';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
 import { type OrgDirectory, type Registry, storedOrgs } from '../registry';
@@ -127,6 +127,10 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   }
   // Users' activity (lastSeenAt), written in the background at most once a minute per user.
   const lastSeen = new LastSeenTracker(users.registry, { onError: (err) => deps.log.warn('could not record a user\'s activity', { error: err instanceof Error ? err.message : String(err) }) });
+  // The public routes of the legacy API (a snapshot read by its key, deleted by its delete key) answer before
+  // authentication, which would refuse a request without credentials; the router is filled once its deps exist.
+  const publicApi = express.Router();
+  app.use(publicApi);
   app.use(['/apis', '/api', '/openapi'], authenticate(strategies), lastSeen.middleware());
   // Before anything reads a name or a parameter: no NUL, no lone surrogate, no malformed percent-encoding.
   app.use(checkRequestTarget);
@@ -160,7 +164,9 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   // without credentials (not in the cloud edition, bearer tokens only).
   const { log, registry, config } = deps;
   const secrets = deps.secrets ?? openSecrets(config.security, deps.storage, registry.namespaces);
-  app.use(legacyRouter(legacyAreas, { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log }));
+  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log };
+  publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
+  app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) }));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });

@@ -9,6 +9,7 @@ import type { Logger } from '../log';
 import { Compactor, Namespaces, Registry, type RegistryOptions } from '../registry';
 import { openSecrets, type SecretsService } from '../secrets';
 import { openStorage, ScopedReads, type Storage } from '../../storage';
+import { SnapshotSweeper } from '../snapshots/sweeper';
 import { createApp } from './app';
 import { answerClientErrors } from './client-error';
 import { type BuildInfo, readBuildInfo } from './build-info';
@@ -49,6 +50,8 @@ export type ComposedServer = ReturnType<typeof createApp> & {
   secrets: SecretsService;
   /** Not started: {@link startServer} runs it on an interval. */
   compactor: Compactor;
+  /** Deletes expired snapshots; not started: {@link startServer} runs it with `snapshots.remove_expired`. */
+  snapshotSweeper: SnapshotSweeper;
 };
 
 /**
@@ -72,7 +75,7 @@ export async function composeServer(config: Config, log: Logger, stored: Storage
 
   await registry.init();
   const compactor = new Compactor(storage, kinds, config.registry.history_window_seconds, log, options.versionsToKeep);
-  return { registry, compactor, secrets, ...createApp({ config, storage, registry, log, build, secrets }) };
+  return { registry, compactor, secrets, snapshotSweeper: new SnapshotSweeper(registry, log), ...createApp({ config, storage, registry, log, build, secrets }) };
 }
 
 /**
@@ -84,13 +87,15 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
   const tls = config.server.protocol === 'https' ? await prepareTls(config, log) : undefined;
   const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
   const build = readBuildInfo();
-  const { registry, compactor, app, setDraining, watchHub, identityReady, users } = await composeServer(config, log, storage, build);
+  const { registry, compactor, snapshotSweeper, app, setDraining, watchHub, identityReady, users } = await composeServer(config, log, storage, build);
   compactor.start(config.registry.compaction_interval_seconds);
+  if (config.snapshots.remove_expired) snapshotSweeper.start(config.snapshots.sweep_interval_seconds);
   // Org 1 and the configured admin exist before the first request is served (replicas racing here is fine).
   try {
     await identityReady();
   } catch (err) {
     compactor.stop();
+    snapshotSweeper.stop();
     watchHub.stop();
     if (!opts.storage) await storage.close();
     throw err;
@@ -104,6 +109,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
     });
   } catch (err) {
     compactor.stop();
+    snapshotSweeper.stop();
     watchHub.stop();
     if (!opts.storage) await storage.close();
     throw err;
@@ -127,6 +133,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
     async close() {
       setDraining();
       compactor.stop();
+      snapshotSweeper.stop();
       stopTlsWatch?.();
       process.off('SIGHUP', onHangup);
       // Watches end cleanly first; their keep-alive sockets then turn idle and are closed as they do.

@@ -11,7 +11,7 @@ import { legacyAreas, routeName, servedRoutes } from '../../legacy-adapters';
 import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { loadConfig } from '../../pkg/config';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
-import { DASHBOARDS, DATASOURCES, FOLDERS, PLAYLISTS } from '../support/paths';
+import { DASHBOARDS, DATASOURCES, FOLDERS, PLAYLISTS, SNAPSHOTS } from '../support/paths';
 
 type Principal = 'anonymous' | 'viewer' | 'editor' | 'orgAdmin' | 'serverAdmin' | 'otherOrg';
 const PRINCIPALS: readonly Principal[] = ['anonymous', 'viewer', 'editor', 'orgAdmin', 'serverAdmin', 'otherOrg'];
@@ -74,17 +74,27 @@ const kinds = [
   { plural: 'folders', collection: FOLDERS, spec: { title: 'F' } },
   { plural: 'dashboards', collection: DASHBOARDS, spec: { title: 'D' } },
   { plural: 'playlists', collection: PLAYLISTS, spec: playlistSpec },
+  { plural: 'snapshots', collection: SNAPSHOTS, spec: { name: 'S' } },
 ];
+/**
+ * Snapshots: every member takes them (snapshots:create); one made by the server admin is its own (creator Admin),
+ * so only org Admins reach it besides.
+ */
+const snapshotExpect = (row: 'create' | 'read' | 'write', e: Expect): Expect =>
+  row === 'create' ? { ...e, viewer: e.editor } : row === 'read' || row === 'write' ? { ...e, viewer: 403, editor: 403 } : e;
 const APIS = '/apis/:group/:version/namespaces/:namespace/:resource';
 
 /** The generic /apis routes, for every kind. Viewers read and editors write what the anchor's defaults give them. */
-const apisRows: Row[] = kinds.flatMap(({ plural, collection, spec }): Row[] => [
+const apisRows: Row[] = kinds.flatMap(({ plural, collection, spec }): Row[] => {
+  const x = (row: 'create' | 'read' | 'write', e: Expect) => (plural === 'snapshots' ? snapshotExpect(row, e) : e);
+  return [
   { route: `GET ${APIS}`, call: () => ({ path: collection }), expect: orgRead() },
   // Across namespaces (kubectl get -A): each caller sees the orgs it belongs to, so another org's Admin gets 200 too.
   { route: 'GET /apis/:group/:version/:resource', call: () => ({ path: collection.replace(/\/namespaces\/[^/]+/, '') }), expect: signedIn() },
-  { route: `POST ${APIS}`, call: ({ n }) => ({ path: collection, body: { metadata: { name: n }, spec } }), expect: orgWrite(201) },
-  { route: `DELETE ${APIS}`, call: () => ({ path: `${collection}?labelSelector=nothing-has-this` }), expect: orgWrite() },
-  { route: `GET ${APIS}/:name`, call: ({ n }) => made(collection, n, spec).then((path) => ({ path })), expect: orgRead() },
+  { route: `POST ${APIS}`, call: ({ n }) => ({ path: collection, body: { metadata: { name: n }, spec } }), expect: x('create', orgWrite(201)) },
+  // A member may delete its own snapshots: deleting the (no) matching ones is allowed to a Viewer too.
+  { route: `DELETE ${APIS}`, call: () => ({ path: `${collection}?labelSelector=nothing-has-this` }), expect: x('create', orgWrite()) },
+  { route: `GET ${APIS}/:name`, call: ({ n }) => made(collection, n, spec).then((path) => ({ path })), expect: x('read', orgRead()) },
   {
     route: `PUT ${APIS}/:name`,
     call: async ({ n }) => {
@@ -92,18 +102,19 @@ const apisRows: Row[] = kinds.flatMap(({ plural, collection, spec }): Row[] => [
       const current = (await t.as.get(path)).body;
       return { path, body: { ...current, metadata: { ...current.metadata, labels: { changed: 'yes' } } } };
     },
-    expect: orgWrite(),
+    expect: x('write', orgWrite()),
   },
   {
     route: `PATCH ${APIS}/:name`,
     call: async ({ n }) => ({ path: await made(collection, n, spec), body: { metadata: { labels: { changed: 'yes' } } }, contentType: 'application/merge-patch+json' }),
-    expect: orgWrite(),
+    expect: x('write', orgWrite()),
   },
-  { route: `DELETE ${APIS}/:name`, call: async ({ n }) => ({ path: await made(collection, n, spec) }), expect: orgWrite() },
+  { route: `DELETE ${APIS}/:name`, call: async ({ n }) => ({ path: await made(collection, n, spec) }), expect: x('write', orgWrite()) },
   ...(plural === 'dashboards'
     ? [{ route: `GET ${APIS}/:name/:subresource`, call: async ({ n }: { n: string }) => ({ path: `${await made(collection, n, spec)}/dto` }), expect: orgRead() }]
     : []),
-]);
+  ];
+});
 
 /**
  * The generic /apis routes on data sources: Admins only (Viewers query them, read nothing; anchor-breadth §1.10).
@@ -330,7 +341,22 @@ const ROWS: Row[] = [
   { route: 'PUT /api/playlists/:uid', call: async ({ n }) => ({ path: `/api/playlists/${await playlist(n)}`, body: { name: 'Q', interval: '1m' } }), expect: orgWrite() },
   { route: 'DELETE /api/playlists/:uid', call: async ({ n }) => ({ path: `/api/playlists/${await playlist(n)}` }), expect: orgWrite() },
   { route: 'GET /api/playlists/:uid/items', call: async ({ n }) => ({ path: `/api/playlists/${await playlist(n)}/items` }), expect: orgRead() },
+  // Snapshots: every member takes them; reads by key and deletes by delete key need no credentials (the key is the
+  // secret); a delete by key needs the creator (here the server admin), an org Admin, or write on the source dashboard.
+  { route: 'POST /api/snapshots', call: () => ({ path: '/api/snapshots', body: { dashboard: { title: 'S' } } }), expect: { ...orgWrite(), viewer: 200 } },
+  { route: 'GET /api/dashboard/snapshots', call: () => ({ path: '/api/dashboard/snapshots' }), expect: orgRead() },
+  { route: 'GET /api/snapshots/:key', call: async () => ({ path: `/api/snapshots/${(await snapshot()).key}` }), expect: publicRoute() },
+  { route: 'DELETE /api/snapshots/:key', call: async () => ({ path: `/api/snapshots/${(await snapshot()).key}` }), expect: { ...orgAdmin(), otherOrg: 403 } },
+  { route: 'GET /api/snapshots-delete/:deleteKey', call: async () => ({ path: `/api/snapshots-delete/${(await snapshot()).deleteKey}` }), expect: publicRoute() },
+  { route: 'GET /api/snapshot/shared-options', call: () => ({ path: '/api/snapshot/shared-options' }), expect: orgRead() },
 ];
+
+/** A fresh snapshot of org 1, taken by the server admin: its keys. */
+async function snapshot(): Promise<{ key: string; deleteKey: string }> {
+  const res = await t.as.post('/api/snapshots').send({ dashboard: { title: 'S' } });
+  expect(res.status).toBe(200);
+  return res.body;
+}
 
 /** A fresh playlist of org 1, made by the server admin: its uid. */
 const playlist = async (uid: string) => (await made(PLAYLISTS, uid, playlistSpec)).split('/').pop()!;

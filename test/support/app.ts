@@ -16,6 +16,8 @@ export interface TestApp {
   storage: Storage;
   registry: Registry;
   config: Config;
+  /** The test database's connection string on the postgres backend (for tests that read its rows raw); undefined embedded. */
+  databaseUrl?: string;
   /** Users, organizations and memberships, for tests that arrange them directly; its registry holds the identity kinds. */
   users: IdentityDirectory;
   /** supertest against the app, authenticated as the admin. */
@@ -41,6 +43,7 @@ export async function startTestApp(flags: string[] = [], backend: Backend = test
     storage,
     registry,
     config,
+    databaseUrl: db.url,
     users,
     as: as({ app }, ADMIN.user, ADMIN.password),
     anonymous: supertest(app),

@@ -1,7 +1,7 @@
 /**
  * Labels as a client set them: without those the server sets itself under its own `svc.app` prefixes (the numeric
  * id of `internalIds` kinds, `svc.app/deprecatedInternalID`, test/apis/internal-ids.test.ts; a correlation's
- * `correlation.svc.app/source`).
+ * `correlation.svc.app/source`; a snapshot's lookup labels).
  *
  * @example clientLabels({ team: 'a', 'svc.app/deprecatedInternalID': '3' }) // { team: 'a' }
  */
