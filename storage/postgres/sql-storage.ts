@@ -139,12 +139,12 @@ export class SqlStorage implements Storage {
     return getObject(this.db, key);
   }
 
-  list(query: ListQuery): Promise<ListPage> {
-    // One snapshot for the version and the rows, so the page is the collection exactly at that version.
-    return this.db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute((trx) => listObjects(trx, query));
+  async list(query: ListQuery): Promise<ListPage> {
+    // One snapshot for the version and the rows, so the page is the collection exactly at that version: one
+    // statement for a page of the current state, else a repeatable-read transaction.
+    const current = query.atResourceVersion === undefined && query.names?.length !== 0 && query.folders?.length !== 0;
+    const page = current ? await listCurrentWithVersion(this.db, query) : undefined;
+    return page ?? this.db.transaction().setIsolationLevel('repeatable read').execute((trx) => listObjects(trx, query));
   }
 
   search(query: SearchQuery): Promise<{ hits: SearchHit[]; more: boolean }> {
@@ -305,7 +305,31 @@ async function listObjects(db: Db, q: ListQuery): Promise<ListPage> {
   return { items: page.map((r) => toStored(q, r)), resourceVersion, more };
 }
 
+/**
+ * A page of the current state and the type's version in one statement (one snapshot): the type's counter row joined
+ * with the page, one row of nulls when the page is empty. Undefined when the type has no counter yet.
+ */
+async function listCurrentWithVersion(db: Db, q: ListQuery): Promise<ListPage | undefined> {
+  let query = db
+    .selectFrom('resource_version as v')
+    .leftJoinLateral(currentQuery(db, q).as('r'), (join) => join.onTrue())
+    .select(['v.resource_version as list_version', 'r.namespace', 'r.name', 'r.resource_version', 'r.value'])
+    .where('v.group', '=', q.group)
+    .where('v.resource', '=', q.resource);
+  if (q.everyNamespace) query = query.orderBy('r.namespace');
+  const rows = await query.orderBy('r.name').execute();
+  if (rows.length === 0) return undefined;
+  const resourceVersion = Number(rows[0].list_version);
+  const found = rows.filter((r): r is typeof r & Row => r.name !== null);
+  const more = q.limit !== undefined && found.length > q.limit;
+  return { items: (more ? found.slice(0, q.limit) : found).map((r) => toStored(q, r)), resourceVersion, more };
+}
+
 function listCurrent(db: Db, q: ListQuery): Promise<Row[]> {
+  return currentQuery(db, q).execute();
+}
+
+function currentQuery(db: Db, q: ListQuery) {
   let query = db
     .selectFrom('resource as r')
     .select(['r.namespace', 'r.name', 'r.resource_version', 'r.value'])
@@ -320,7 +344,7 @@ function listCurrent(db: Db, q: ListQuery): Promise<Row[]> {
   if (q.everyNamespace) query = query.orderBy('r.namespace');
   query = query.orderBy('r.name');
   if (q.limit !== undefined) query = query.limit(q.limit + 1);
-  return query.execute();
+  return query;
 }
 
 /**
