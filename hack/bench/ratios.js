@@ -62,6 +62,7 @@ async function startServer(args, env) {
     if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+  child.kill('SIGKILL'); // else the child outlives the bench
   throw new Error(`server did not start: ${out}`);
 }
 
