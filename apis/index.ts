@@ -1,4 +1,5 @@
 import { anyKind, type KindRegistration } from '../pkg/meta';
+import { starsKind } from './collections.svc.app/v1alpha1/stars';
 import { authTokenKind } from './iam.svc.app/v0alpha1/authtoken';
 import { dashboardKind } from './dashboard.svc.app/v1beta1/dashboard';
 import { correlationKind } from './correlation.svc.app/v1beta1/correlation';
@@ -41,6 +42,7 @@ export {
   serviceAccountKind,
   serviceAccountTokenKind,
   snapshotKind,
+  starsKind,
   teamBindingKind,
   teamKind,
   userKind,
@@ -50,9 +52,10 @@ export {
 export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind), anyKind(dataSourceKind), anyKind(correlationKind), anyKind(snapshotKind)];
 
 /**
- * The identity kinds (users, organizations, memberships, teams, custom roles, service accounts and their tokens,
- * managed permissions, login sessions and failed logins, last activity, preferences): stored by their own registry whatever the feature toggles
- * say, and not (yet) served under /apis — the legacy /api endpoints are their clients.
+ * The kinds not (yet) served under /apis, whose clients are the legacy /api endpoints: the identity kinds (users,
+ * organizations, memberships, teams, custom roles, service accounts and their tokens, managed permissions, login
+ * sessions and failed logins, last activity, preferences), stored by the identity registry whatever the feature
+ * toggles say, and stars, kept beside the objects they point at (pkg/stars).
  */
 export const identityKinds: readonly KindRegistration[] = [
   anyKind(userKind),
@@ -69,6 +72,7 @@ export const identityKinds: readonly KindRegistration[] = [
   anyKind(loginAttemptKind),
   anyKind(lastSeenKind),
   anyKind(preferencesKind),
+  anyKind(starsKind),
 ];
 
 /**
