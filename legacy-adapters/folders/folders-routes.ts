@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
 import { folderKind } from '../../apis';
 import { folderScope } from '../../pkg/auth/authorization/permissions';
-import { type IdentityDirectory, randomUid } from '../../pkg/auth/identity/identity-directory';
+import type { IdentityDirectory } from '../../pkg/auth/identity/identity-directory';
 import { notFoundAsUndefined } from '../../pkg/errors';
-import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
+import { Annotations, anyKind, Labels, randomUid, type Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
 import { requestContext } from '../shared/request-context';
 import { type AdapterDeps, idParam, positiveQueryInt } from '../shared';

@@ -182,9 +182,18 @@ export interface KindReference<Spec = unknown> {
 export interface KindCascade<Spec = unknown> {
   /** The dependents' kind (served by the same registry). */
   kind: KindRegistration;
-  /** Which of its objects depend on `owner`; a selection naming neither labels nor names selects none. */
-  dependents(owner: Resource<Spec>): CascadeSelection;
+  /**
+   * Which of its objects depend on `owner` (already deleted); a selection naming neither labels nor names, nor
+   * `all`, selects none. `read` reads in the deleting transaction what the owner only points at (a member's user).
+   */
+  dependents(owner: Resource<Spec>, read: CascadeRead): CascadeSelection | Promise<CascadeSelection>;
 }
+
+/**
+ * Reads one object in a cascading delete's transaction by type and name, in `namespace` (default: every one, for
+ * kinds whose objects live in one namespace the kind does not name).
+ */
+export type CascadeRead = (type: { group: string; plural: string }, name: string, namespace?: string) => Promise<Resource | undefined>;
 
 /** Where a cascade's dependents are: in one namespace (default the owner's) or every one (`'*'`), by labels or names. */
 export interface CascadeSelection {
@@ -192,6 +201,15 @@ export interface CascadeSelection {
   /** Equality requirements (`svc.app/user-id=7`), all of which hold. */
   labels?: Readonly<Record<string, string>>;
   names?: readonly string[];
+  /** Every object of the namespace: for a `prune` that must look at each (items that name the owner inside a spec). */
+  all?: boolean;
+  /**
+   * Rewrites each dependent instead of deleting it (a deleted team's items in permission lists): answers its spec
+   * without what named the owner (an unchanged spec leaves it as it is), or undefined to delete it.
+   *
+   * @example prune: (p) => ({ ...p.spec, permissions: p.spec.permissions.filter((i) => i.name !== teamUid) })
+   */
+  prune?(dependent: Resource): unknown;
 }
 
 /**

@@ -1,16 +1,12 @@
 import { preferencesKind } from '../../apis';
-import { type PreferencesSpec, preferencesSpecSchema } from '../../apis/preferences.svc.app/v1alpha1/preferences';
-import { type IdentityDirectory, ignoreNotFound, labelKey, SYSTEM } from '../auth/identity/identity-directory';
-import type { StoredTeam, TeamDirectory } from '../auth/identity/team-directory';
+import { type PreferencesOwner, preferencesName, type PreferencesSpec, preferencesSpecSchema } from '../../apis/preferences.svc.app/v1alpha1/preferences';
+import { type IdentityDirectory, SYSTEM } from '../auth/identity/identity-directory';
+import type { TeamDirectory } from '../auth/identity/team-directory';
 import { StatusError } from '../errors';
 import { anyKind } from '../meta';
 import type { Requester, RequestContext } from '../registry';
-import { nameProblem } from '../registry/names';
 
-export type { PreferencesSpec } from '../../apis/preferences.svc.app/v1alpha1/preferences';
-
-/** Whose preferences, within one organization: a user's, a team's or the organization's own. */
-export type PreferencesOwner = { kind: 'user'; uid: string } | { kind: 'team'; uid: string } | { kind: 'org' };
+export { type PreferencesOwner, preferencesName, type PreferencesSpec } from '../../apis/preferences.svc.app/v1alpha1/preferences';
 
 const PREFERENCES = anyKind(preferencesKind);
 
@@ -20,22 +16,9 @@ export function defaultPreferences(): PreferencesSpec {
 }
 
 /**
- * The object name of an owner's preferences: `org`, `user-<uid>`, `team-<uid>`; a uid that cannot be part of a
- * name (too long, other characters) is replaced by its digest.
- *
- * @example
- *   preferencesName({ kind: 'user', uid: 'admin' }); // 'user-admin'
- */
-export function preferencesName(owner: PreferencesOwner): string {
-  if (owner.kind === 'org') return 'org';
-  const name = `${owner.kind}-${owner.uid}`;
-  return nameProblem(name) ? `${owner.kind}-${labelKey(owner.uid).slice(0, 32)}` : name;
-}
-
-/**
  * Preferences of users, teams and organizations, stored as `preferences.svc.app/v1alpha1` Preferences objects in
  * each organization's namespace by the identity registry. An owner without stored preferences has the defaults. A
- * user's preferences in an org go when it leaves that org, a team's when the team is deleted.
+ * user's preferences in an org go when it leaves that org, a team's when the team is deleted (their kinds' cascades).
  *
  * @example
  *   const prefs = new PreferencesDirectory(users, teams);
@@ -46,12 +29,7 @@ export class PreferencesDirectory {
   constructor(
     private readonly users: IdentityDirectory,
     readonly teams: TeamDirectory,
-  ) {
-    users.onMemberRemoved(async (by, orgId, user) => {
-      if (user.uid) await this.remove(by, orgId, { kind: 'user', uid: user.uid });
-    });
-    teams.onTeamDeleted((by, team: StoredTeam) => this.remove(by, team.orgId, { kind: 'team', uid: team.uid }));
-  }
+  ) {}
 
   private ctx(by: Requester, orgId: number): RequestContext {
     return { requester: by, namespace: this.users.registry.namespaces.of(orgId), fieldManager: 'svc-identity' };
@@ -73,10 +51,5 @@ export class PreferencesDirectory {
     const ctx = this.ctx(by, orgId);
     const name = preferencesName(owner);
     await this.users.registry.upsert(ctx, PREFERENCES, name, (current) => ({ ...(current ?? { metadata: { name } }), spec }));
-  }
-
-  /** Forgets the owner's preferences (nothing to do when it has none). */
-  async remove(by: Requester, orgId: number, owner: PreferencesOwner): Promise<void> {
-    await this.users.registry.delete(this.ctx(by, orgId), PREFERENCES, preferencesName(owner)).catch(ignoreNotFound);
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type StatusCause, StatusError } from '../errors';
-import { Annotations, type JsonObject, type KindRegistration } from '../meta';
+import { Annotations, type JsonObject, type KindRegistration, type Resource } from '../meta';
+import type { StoredObject } from '../../storage';
 import { causesFromZod } from './zod-causes';
 import { labelKeyErrors, labelValueErrors } from './selectors/label-selector';
 
@@ -118,4 +119,12 @@ export function newFinalizersProblem(next: readonly string[] | undefined, old: r
 /** Present and non-empty, or undefined: an empty map is not stored, so `{}` and absent compare equal. */
 export function nonEmpty(map: Record<string, string> | null | undefined): Record<string, string> | undefined {
   return map && Object.keys(map).length ? { ...map } : undefined;
+}
+
+/** A stored row as an object: its resourceVersion the row's, placed after uid as kube-apiserver places it. */
+export function toResource(s: StoredObject): Resource {
+  const value = s.value as unknown as Resource;
+  const { name, generateName, namespace, uid, resourceVersion: _stale, ...rest } = value.metadata;
+  const metadata = { name, ...(generateName ? { generateName } : {}), namespace, uid, resourceVersion: String(s.resourceVersion), ...rest };
+  return { ...value, metadata };
 }

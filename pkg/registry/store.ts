@@ -11,7 +11,7 @@ import { KindAccess, type Verb, type WriteGate } from './access';
 import { checkFolder, deleteFolderContents, deleteTouches, type FolderRules, folderOf, type Removed, typeOf } from './folder-tree';
 import { managedFieldsFromRequest, updateManagedFields } from './managed-fields';
 import { generateName, generateNameProblem, nameProblem } from './names';
-import { clientAnnotations, newFinalizersProblem, nonEmpty, nonEmptyList, type ParsedBody, parseBody } from './object-meta';
+import { clientAnnotations, newFinalizersProblem, nonEmpty, nonEmptyList, type ParsedBody, parseBody, toResource } from './object-meta';
 import { parseFieldSelector, parseLabelSelector } from './selectors';
 import { searchFieldsOf, type SearchRequest, type SearchResult, searchVisible } from './search';
 import { historyValueOf } from './secret-fields';
@@ -606,11 +606,15 @@ export class Registry {
     const deleted = await tx.delete(key, expected, final && (historyValueOf(kind, final) ?? final));
     // Their permissions go with them, in the same transaction (a folder's contents too).
     await this.removedHook(tx, trail.ctx, [...contents, { kind, object: toResource(deleted) }]);
-    // Its dependents too (kind.cascades), each as its own delete; one an earlier cascade removed is gone already.
+    // Its dependents too (kind.cascades), each as its own delete, or rewritten without what named it (a prune); one
+    // an earlier cascade removed is gone already.
     for (const dependents of await dependentsOf(tx, kind, toResource(deleted))) {
       for (const { key } of dependents.items) {
         const current = await tx.get(key);
-        if (current) await this.removeNow(tx, dependents.kind, key, current.resourceVersion, trail);
+        if (!current) continue;
+        const pruned = dependents.prune?.(toResource(current));
+        if (pruned === undefined) await this.removeNow(tx, dependents.kind, key, current.resourceVersion, trail);
+        else if (!jsonEqual(pruned, (current.value as unknown as Resource).spec)) await this.rewrite(tx, trail.ctx, dependents.kind, current, pruned as JsonObject);
       }
     }
     return deleted;
@@ -746,6 +750,11 @@ export class Registry {
   async putWithin(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, name: string, spec: JsonObject): Promise<Resource> {
     const stored = await tx.get(this.key(ctx, kind, name));
     if (!stored) return this.insert(tx, ctx, kind, this.newObject(ctx, kind, name, { metadata: { name }, spec }), {});
+    return this.rewrite(tx, ctx, kind, stored, spec);
+  }
+
+  /** Replaces a stored object's spec in the caller's transaction, its metadata kept, with no access check. */
+  private rewrite(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, stored: StoredObject, spec: JsonObject): Promise<Resource> {
     const { metadata } = toResource(stored);
     return this.replace(tx, ctx, kind, stored, {}, { ctx }, () => ({ input: { metadata: metadata as unknown as ParsedBody['metadata'], spec }, expected: stored.resourceVersion }));
   }
@@ -830,14 +839,6 @@ type Produce = (current: Resource, storedVersion: number) => { input: ParsedBody
 
 const gr = (kind: KindRegistration) => ({ group: kind.group, resource: kind.plural });
 const apiVersion = (kind: KindRegistration) => `${kind.group}/${kind.version}`;
-
-function toResource(s: StoredObject): Resource {
-  const value = s.value as unknown as Resource;
-  const { name, generateName, namespace, uid, resourceVersion: _stale, ...rest } = value.metadata;
-  // resourceVersion where kube-apiserver puts it, after uid.
-  const metadata = { name, ...(generateName ? { generateName } : {}), namespace, uid, resourceVersion: String(s.resourceVersion), ...rest };
-  return { ...value, metadata };
-}
 
 /**
  * What storage is told besides the value: the folder column, for searchable kinds the search row, for kinds with

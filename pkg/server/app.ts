@@ -137,7 +137,6 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users, deps.registry.kinds));
   const permissions = new StoredPermissions(users.registry);
-  permissions.followGrantees(users, teams);
   const access = new AccessControl({ registry: deps.registry, teams, sources: [teams], roles, permissions });
   app.use(['/api', '/apis'], attachAccess(access));
   // JSON, the +json patch types, and bodies without a Content-Type (kubectl create --raw sends none).

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type StarredItem, starsKind, type StarsSpec } from '../../apis/collections.svc.app/v1alpha1/stars';
-import { StatusError } from '../errors';
+import { notFoundAsUndefined } from '../errors';
 import { anyKind, type KindRegistration, type Resource } from '../meta';
 import type { Registry, RequestContext } from '../registry';
 import { nameProblem } from '../registry/names';
@@ -49,7 +49,7 @@ export class Stars {
 
   /** Everything the owner starred, deleted objects included. */
   private async items(owner: StarOwner): Promise<StarredItem[]> {
-    const stored = await this.registry.get(this.ctx(owner), anyKind(starsKind), starsName(owner.identity)).catch(ignoreNotFound);
+    const stored = await this.registry.get(this.ctx(owner), anyKind(starsKind), starsName(owner.identity)).catch(notFoundAsUndefined);
     return (stored?.spec as StarsSpec | undefined)?.items ?? [];
   }
 
@@ -87,7 +87,7 @@ export class Stars {
   async unstar(owner: StarOwner, kind: KindRegistration, name: string): Promise<void> {
     await this.registry
       .patch(this.ctx(owner), anyKind(starsKind), starsName(owner.identity), (current) => withItems(current, (items) => items.filter((i) => !sameObject(kind, name)(i))))
-      .catch(ignoreNotFound);
+      .catch(notFoundAsUndefined);
   }
 }
 
@@ -113,9 +113,3 @@ function withItems(current: Resource, change: (items: StarredItem[]) => StarredI
   return { ...current, spec: { ...spec, items: change(spec.items) } } as Resource;
 }
 
-const isReason = (err: unknown, reason: string) => err instanceof StatusError && err.reason === reason;
-
-function ignoreNotFound(err: unknown): undefined {
-  if (isReason(err, 'NotFound')) return undefined;
-  throw err;
-}

@@ -1,14 +1,15 @@
-import { orgMemberKind, roleBindingKind, serviceAccountTokenKind, teamBindingKind } from '../../apis';
-import { ROLE_BINDING_LABELS, type RoleSubjectKind, roleSubjectId } from '../../apis/iam.svc.app/v0alpha1/rolebinding';
+import { orgMemberKind, preferencesKind, resourcePermissionKind, roleBindingKind, roleKind, serviceAccountTokenKind, teamBindingKind, teamKind } from '../../apis';
+import { ROLE_BINDING_LABELS, roleKeyOf, type RoleSubjectKind, roleSubjectId } from '../../apis/iam.svc.app/v0alpha1/rolebinding';
 import { TEAM_BINDING_LABELS } from '../../apis/iam.svc.app/v0alpha1/teambinding';
 import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
+import { FOLDERS } from '../support/paths';
 import { as, PASSWORD } from '../support/users';
 
 /**
- * What goes with a deleted user, team or service account is declared by its kind (KindRegistration.cascades) and
- * deleted in the delete's own transaction: nothing of it remains once the answer is sent, and a delete that is
- * refused leaves everything.
+ * What goes with a deleted user, team, service account or role is declared by its kind (KindRegistration.cascades)
+ * and deleted (or, for items inside another object's spec, pruned) in the delete's own transaction: nothing of it
+ * remains once the answer is sent, and a delete that is refused leaves everything.
  */
 let t: TestApp;
 beforeAll(async () => {
@@ -84,12 +85,15 @@ it('a deleted service account leaves no token', async () => {
  * Two server admins deleting each other at once: one wins, the other is refused as the last server admin, and the
  * refused one keeps its memberships and teams (they went with the user, in its transaction, or not at all).
  */
-it('a refused delete leaves the user its memberships and teams', async () => {
+it('a refused delete leaves the user its memberships, teams and preferences', async () => {
   const other = await createUserByAdmin('cascade-admin');
   expect((await t.as.put(`/api/admin/users/${other}/permissions`).send({ isSvcAdmin: true })).status).toBe(200);
   await t.users!.setRole(SYSTEM, 1, other, 'Admin');
   // The admin, its creator, is a member already.
   const teamId = await createTeamWith('cascade-admins', [other]);
+  // Both have preferences in org 1 (deleted with the user, in its transaction, or kept).
+  await t.as.put('/api/user/preferences').send({ theme: 'dark' }).expect(200);
+  await as(t, 'cascade-admin').put('/api/user/preferences').send({ theme: 'dark' }).expect(200);
   // Credentials checked once before, so the deletes start together.
   await as(t, 'cascade-admin').get('/api/user').expect(200);
   const [byAdmin, byOther] = await Promise.all([t.as.delete(`/api/admin/users/${other}`), as(t, 'cascade-admin').delete('/api/admin/users/1')]);
@@ -99,6 +103,7 @@ it('a refused delete leaves the user its memberships and teams', async () => {
   expect([400, 401]).toContain(refused.status);
   expect((await storedOf(survivor)).members).toContain('default');
   expect((await storedOf(survivor)).bindings).toContain(`${teamId}-${survivor}`);
+  expect(await hasPreferences(`user-${(await t.users!.userById(survivor))!.uid}`)).toBe(true);
 });
 
 /** Custom role assignments (stored in every edition) go with their subject: a member leaving, a team, a service account. */
@@ -119,4 +124,45 @@ it('a subject\'s role assignments go with it', async () => {
   expect((await t.as.delete(`/api/teams/${teamId}`)).status).toBe(200);
   expect((await t.as.delete(`/api/serviceaccounts/${sa.body.id}`)).status).toBe(200);
   expect([await assigned('user', userId), await assigned('team', teamId), await assigned('service-account', sa.body.id)]).toEqual([0, 0, 0]);
+});
+
+/** The grantees (login, team or role) of a folder's own permission items. */
+async function folderGrantees(uid: string): Promise<unknown[]> {
+  const res = await t.as.get(`/api/folders/${uid}/permissions`).expect(200);
+  return (res.body as Record<string, unknown>[]).filter((i) => !i.inherited).map((i) => i.userLogin || i.team || i.role);
+}
+
+/** Whether storage holds the named preferences in org 1. */
+async function hasPreferences(name: string): Promise<boolean> {
+  return (await t.storage.get({ group: preferencesKind.group, resource: preferencesKind.plural, namespace: 'default', name })) !== undefined;
+}
+
+/**
+ * The cascades are the kinds' own, not the legacy services': a team deleted through the registry itself loses its
+ * preferences and its permission items (its ResourcePermission entries pruned, the objects kept), a role its
+ * assignments.
+ */
+it("a team's preferences and permission items, and a role's assignments, go with it whoever deletes it", async () => {
+  await t.as.post(FOLDERS).send({ metadata: { name: 'cascade-folder' }, spec: { title: 'Cascade folder' } }).expect(201);
+  const team = (await t.as.post('/api/teams').send({ name: 'cascade-pruned' }).expect(200)).body as { teamId: number; uid: string };
+  await t.as.put(`/api/teams/${team.teamId}/preferences`).send({ theme: 'dark' }).expect(200);
+  const items = [{ role: 'Editor', permission: 2 }, { teamId: team.teamId, permission: 2 }];
+  await t.as.post('/api/folders/cascade-folder/permissions').send({ items }).expect(200);
+  expect(await folderGrantees('cascade-folder')).toEqual(expect.arrayContaining(['cascade-pruned', 'Editor']));
+  expect(await hasPreferences(`team-${team.uid}`)).toBe(true);
+
+  const ctx = { requester: SYSTEM, namespace: 'default', fieldManager: 'test' };
+  await t.users!.registry.delete(ctx, teamKind, team.uid);
+  expect(await folderGrantees('cascade-folder')).toEqual(['Editor']);
+  expect(await hasPreferences(`team-${team.uid}`)).toBe(false);
+  const permissions = await t.storage.list({ group: resourcePermissionKind.group, resource: resourcePermissionKind.plural, namespace: 'default' });
+  expect(JSON.stringify(permissions.items.map((s) => s.value))).not.toContain(team.uid);
+
+  await t.users!.registry.create(ctx, roleKind, { metadata: { name: 'cascade-role' }, spec: { name: 'custom:cascade', permissions: [] } });
+  await t.users!.registry.create(ctx, roleBindingKind, {
+    metadata: { name: 'cascade-role-binding', labels: { [ROLE_BINDING_LABELS.roleKey]: roleKeyOf('cascade-role') } },
+    spec: { roleUid: 'cascade-role', subject: { kind: 'user', uid: 'u1', id: 1 } },
+  });
+  await t.users!.registry.delete(ctx, roleKind, 'cascade-role');
+  await expect(t.users!.registry.get(ctx, roleBindingKind, 'cascade-role-binding')).rejects.toMatchObject({ code: 404 });
 });

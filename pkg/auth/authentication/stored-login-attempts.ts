@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { loginAttemptKind } from '../../../apis';
 import type { LoginAttemptSpec } from '../../../apis/iam.svc.app/v0alpha1/loginattempt';
-import { StatusError } from '../../errors';
+import { notFoundAsUndefined } from '../../errors';
 import type { Registry, RequestContext } from '../../registry';
 import { IDENTITY_NAMESPACE } from '../identity/identity-directory';
 import { type LoginAttempts, type LoginThrottleOptions, normaliseIp } from './login-throttle';
@@ -84,11 +84,7 @@ export class StoredLoginAttempts implements LoginAttempts {
     const old = await this.registry.list(CTX, loginAttemptKind, { labelSelector: `${FAILED_AT_LABEL}<${before}`, limit: SWEEP_BATCH });
     for (const o of old.items) {
       // Another replica may have swept it first.
-      await this.registry.delete(CTX, loginAttemptKind, o.metadata.name).catch(ignoreNotFound);
+      await this.registry.delete(CTX, loginAttemptKind, o.metadata.name).catch(notFoundAsUndefined);
     }
   }
-}
-
-function ignoreNotFound(err: unknown): void {
-  if (!(err instanceof StatusError && err.code === 404)) throw err;
 }

@@ -121,11 +121,6 @@ export class ManagedGrants {
     return grantees.some((key) => [...(this.byGrantee.get(key) ?? [])].some(([scope, level]) => levelGrants(scope, level, action)));
   }
 
-  /** The scopes a grantee (its {@link granteeKey}) holds items on. */
-  scopesOf(grantee: string): string[] {
-    return [...(this.byGrantee.get(grantee)?.keys() ?? [])];
-  }
-
   /** The items of one object. */
   itemsOf(scope: string): readonly ManagedPermissionItem[] {
     return this.byObject.get(scope) ?? [];

@@ -1,11 +1,11 @@
 import { roleBindingKind, roleKind } from '../../../apis';
 import type { RoleSpec } from '../../../apis/iam.svc.app/v0alpha1/role';
-import { ROLE_BINDING_LABELS, type RoleBindingSpec, type RoleSubjectKind, roleSubjectId } from '../../../apis/iam.svc.app/v0alpha1/rolebinding';
-import { StatusError } from '../../errors';
-import { Annotations, anyKind, type KindRegistration, type Resource } from '../../meta';
+import { ROLE_BINDING_LABELS, type RoleBindingSpec, type RoleSubjectKind, roleKeyOf, roleSubjectId } from '../../../apis/iam.svc.app/v0alpha1/rolebinding';
+import { notFoundAsUndefined, StatusError } from '../../errors';
+import { Annotations, anyKind, type KindRegistration, labelKey, randomUid, type Resource } from '../../meta';
 import type { Requester, RequestContext } from '../../registry';
 import type { Assignee, RoleSource } from './authorizer';
-import { type IdentityDirectory, ignoreNotFound, labelKey, randomUid, SYSTEM } from '../identity/identity-directory';
+import { type IdentityDirectory, SYSTEM } from '../identity/identity-directory';
 import type { Permission } from './permissions';
 
 export interface StoredRole {
@@ -149,11 +149,8 @@ export class RoleDirectory implements RoleSource {
     return toRole(current.orgId, obj);
   }
 
-  /** Deletes a role and every assignment of it. */
+  /** Deletes a role and, in its transaction (the role kind's cascades), every assignment of it. */
   async deleteRole(by: Requester, role: StoredRole): Promise<void> {
-    for (const b of await this.listIn(role.orgId, BINDINGS, `${ROLE_KEY}=${keyOf(role.uid)}`)) {
-      await this.registry.delete(this.ctx(by, role.orgId), BINDINGS, b.metadata.name).catch(ignoreNotFound);
-    }
     await this.registry.delete(this.ctx(by, role.orgId), ROLES, role.uid);
   }
 
@@ -176,7 +173,7 @@ export class RoleDirectory implements RoleSource {
   /** Assigns a role; assigning it again changes nothing. */
   async assign(by: Requester, orgId: number, role: StoredRole, subject: RoleSubject): Promise<void> {
     const spec: RoleBindingSpec = { roleUid: role.uid, subject: { kind: subject.kind, uid: subject.uid, id: subject.id } };
-    const labels = { [ROLE_KEY]: keyOf(role.uid), [SUBJECT_KEY]: subjectKey(subject), [SUBJECT_ID]: subjectId(subject) };
+    const labels = { [ROLE_KEY]: roleKeyOf(role.uid), [SUBJECT_KEY]: subjectKey(subject), [SUBJECT_ID]: subjectId(subject) };
     try {
       await this.registry.create(this.ctx(by, orgId), BINDINGS, { metadata: { name: this.bindingName(subject, role.uid), labels }, spec });
     } catch (err) {
@@ -196,7 +193,7 @@ export class RoleDirectory implements RoleSource {
 
   /** Everyone a role is assigned to. */
   async assignmentsOf(role: StoredRole): Promise<RoleSubject[]> {
-    const bindings = await this.listIn(role.orgId, BINDINGS, `${ROLE_KEY}=${keyOf(role.uid)}`);
+    const bindings = await this.listIn(role.orgId, BINDINGS, `${ROLE_KEY}=${roleKeyOf(role.uid)}`);
     return bindings.map((b) => (b.spec as unknown as RoleBindingSpec).subject).sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id);
   }
 
@@ -204,7 +201,7 @@ export class RoleDirectory implements RoleSource {
   async setAssignments(by: Requester, role: StoredRole, subjects: readonly RoleSubject[]): Promise<void> {
     const wanted = new Set(subjects.map(subjectId));
     for (const current of await this.assignmentsOf(role)) {
-      if (!wanted.has(subjectId(current))) await this.unassign(by, role.orgId, role.uid, current).catch(ignoreNotFound);
+      if (!wanted.has(subjectId(current))) await this.unassign(by, role.orgId, role.uid, current).catch(notFoundAsUndefined);
     }
     for (const subject of subjects) await this.assign(by, role.orgId, role, subject);
   }
@@ -212,7 +209,7 @@ export class RoleDirectory implements RoleSource {
   /** Takes back every role of a subject. */
   async unassignAll(by: Requester, orgId: number, subject: { kind: RoleSubjectKind; id: number }): Promise<void> {
     for (const b of await this.listIn(orgId, BINDINGS, `${SUBJECT_ID}=${subjectId(subject)}`)) {
-      await this.registry.delete(this.ctx(by, orgId), BINDINGS, b.metadata.name).catch(ignoreNotFound);
+      await this.registry.delete(this.ctx(by, orgId), BINDINGS, b.metadata.name).catch(notFoundAsUndefined);
     }
   }
 

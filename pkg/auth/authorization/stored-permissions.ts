@@ -5,10 +5,8 @@ import { anyKind, type JsonObject, type Resource } from '../../meta';
 import type { Registry, Requester, RequestContext } from '../../registry';
 import type { HistoryEvent, StorageTx } from '../../../storage';
 import type { ManagedPermissionSource } from './authorizer';
-import { granteeKey, ManagedGrants } from './grants';
+import { ManagedGrants } from './grants';
 import { SERVED_KIND_ACCESS } from './kind-access';
-import type { IdentityDirectory } from '../identity/identity-directory';
-import type { TeamDirectory } from '../identity/team-directory';
 import type { Grantee, ManagedPermissionItem, OrgRole, PermissionLevel } from './permissions';
 
 const kind = anyKind(typedKind);
@@ -122,32 +120,6 @@ export class StoredPermissions implements ManagedPermissionSource {
         if (!raced || attempt >= 5) throw err;
       }
     }
-  }
-
-  /**
-   * Removes every item of a grantee in the org, found through the org's grant index: what the anchor removes when
-   * a user leaves an organization (or is deleted) or a team is deleted.
-   */
-  async removeGrantee(by: Requester, orgId: number, grantee: Grantee): Promise<void> {
-    const key = granteeKey(grantee);
-    for (const scope of (await this.grantsFor(orgId)).scopesOf(key)) {
-      const [resource, uid] = [scope.slice(0, scope.indexOf(':')), scope.slice(scope.indexOf(':uid:') + ':uid:'.length)] as [Guarded, string];
-      const items = await this.itemsOf(orgId, resource, uid);
-      const kept = items.filter((i) => granteeKey(i.grantee) !== key);
-      if (kept.length !== items.length) await this.replace(by, orgId, resource, uid, kept);
-    }
-  }
-
-  /**
-   * Removes a user's items in an org when it leaves the org (or is deleted), and a team's when it is deleted.
-   *
-   * @example permissions.followGrantees(users, teams);
-   */
-  followGrantees(users: IdentityDirectory, teams: TeamDirectory): void {
-    users.onMemberRemoved(async (by, orgId, user) => {
-      if (user.uid) await this.removeGrantee(by, orgId, { kind: 'user', uid: user.uid });
-    });
-    teams.onTeamDeleted((by, team) => this.removeGrantee(by, team.orgId, { kind: 'team', uid: team.uid }));
   }
 
   /**

@@ -1,9 +1,8 @@
-import { createHash, randomInt } from 'node:crypto';
 import { orgKind, orgMemberKind, userKind, identityKinds } from '../../../apis';
 import type { OrgSpec } from '../../../apis/iam.svc.app/v0alpha1/org';
 import type { UserSpec } from '../../../apis/iam.svc.app/v0alpha1/user';
 import { StatusError } from '../../errors';
-import type { KindRegistration, Resource } from '../../meta';
+import { type KindRegistration, labelKey, randomUid, type Resource } from '../../meta';
 import { type Namespaces, Registry, type Requester, type RequestContext } from '../../registry';
 import type { Storage, StorageTx } from '../../../storage';
 import { hashPassword } from '../authentication/password';
@@ -26,16 +25,6 @@ const UID_KEY = 'svc.app/uid-key';
 /** A label-safe digest of a login, email or name, compared case-insensitively. @example keyOf('Ana') === keyOf(' ana') */
 export const keyOf = (s: string) => labelKey(s.trim().toLowerCase());
 
-/**
- * A label value standing for any string (label values are short and restricted): 40 hex digits of its sha256.
- *
- * @example
- *   `svc.app/role-key=${labelKey(roleUid)}`
- */
-export function labelKey(s: string): string {
-  return createHash('sha256').update(s).digest('hex').slice(0, 40);
-}
-
 export interface StoredUser {
   id: number;
   /** The stable identifier: `user:<uid>` is the caller's identity. */
@@ -49,12 +38,6 @@ export interface StoredUser {
   created: string;
   updated: string;
 }
-
-/**
- * Runs after a user left an organization (removed from it, or deleted): what else it held there that the
- * membership's cascades do not remove goes too. `uid` is unset for a membership whose user no longer exists.
- */
-export type MemberRemoved = (by: Requester, orgId: number, user: { id: number; uid?: string }) => Promise<void>;
 
 export interface StoredOrg {
   id: number;
@@ -102,7 +85,6 @@ function toUser(obj: Resource<UserSpec>): StoredUser {
  */
 export class IdentityDirectory {
   readonly registry: Registry;
-  private readonly memberRemoved: MemberRemoved[] = [];
 
   constructor(
     private readonly storage: Storage,
@@ -236,15 +218,12 @@ export class IdentityDirectory {
   }
 
   /**
-   * Deletes the user, and with it (the user kind's cascades, in its transaction) its memberships and their team
-   * memberships; then what the membership callbacks remove.
+   * Deletes the user, and with it (the user kind's cascades, in its transaction) its memberships and what goes with
+   * them, its preferences and its managed permission items, in every organization.
    */
   async deleteUser(by: Requester, id: number): Promise<void> {
-    const user = await this.userById(id);
-    const orgs = user ? await this.orgsOf(id) : [];
     // The delete's own check decides a race with another admin's removal.
     await this.registry.delete(this.ctx(by), userKind, String(id), { check: keepServerAdmin });
-    for (const { org } of orgs) for (const cleanup of this.memberRemoved) await cleanup(by, org.id, { id, uid: user?.uid });
   }
 
   // Organizations
@@ -283,21 +262,12 @@ export class IdentityDirectory {
     await this.registry.upsert(ctx, orgMemberKind, String(userId), (current) => ({ ...(current ?? { metadata: { name: String(userId) } }), spec }));
   }
 
-  /** Removes a membership, and with it (the kind's cascades, in its transaction) the user's teams in the org. */
-  async removeMember(by: Requester, orgId: number, userId: number): Promise<void> {
-    const uid = (await this.userById(userId))?.uid;
-    await this.registry.delete(this.ctx(by, this.registry.namespaces.of(orgId)), orgMemberKind, String(userId));
-    for (const cleanup of this.memberRemoved) await cleanup(by, orgId, { id: userId, uid });
-  }
-
   /**
-   * Registers what to remove when a user leaves an organization (role assignments, preferences, permission items).
-   *
-   * @example
-   *   users.onMemberRemoved((by, orgId, user) => roles.unassignAll(by, orgId, { kind: 'user', id: user.id }));
+   * Removes a membership, and with it (the kind's cascades, in its transaction) the user's teams, custom roles,
+   * preferences and managed permission items in the org.
    */
-  onMemberRemoved(cleanup: MemberRemoved): void {
-    this.memberRemoved.push(cleanup);
+  async removeMember(by: Requester, orgId: number, userId: number): Promise<void> {
+    await this.registry.delete(this.ctx(by, this.registry.namespaces.of(orgId)), orgMemberKind, String(userId));
   }
 
   async membersOf(orgId: number): Promise<{ userId: number; role: OrgRole }[]> {
@@ -328,24 +298,4 @@ async function keepServerAdmin(tx: StorageTx, current: Resource, next: Resource 
   if (!admin(current) || admin(next)) return;
   const users = await tx.list({ group: userKind.group, resource: userKind.plural, namespace: IDENTITY_NAMESPACE });
   if (!users.items.some((s) => s.key.name !== current.metadata.name && admin(s.value as unknown as Resource))) throw lastServerAdmin();
-}
-
-const UID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-/**
- * 14 random letters and digits, as the anchor's generated uids; the first is a letter, so a uid never reads as a
- * numeric id (the legacy API takes either in a path).
- *
- * @example
- *   randomUid(); // 'k3v9q0x1m2b7c4'
- */
-export function randomUid(): string {
-  let s = UID_ALPHABET[randomInt(26)];
-  for (let i = 1; i < 14; i++) s += UID_ALPHABET[randomInt(UID_ALPHABET.length)];
-  return s;
-}
-
-/** Rethrows anything but a 404: for deletes of what may already be gone. */
-export function ignoreNotFound(err: unknown): void {
-  if (!(err instanceof StatusError && err.code === 404)) throw err;
 }

@@ -4,11 +4,11 @@ import { slugify } from '../../../apis/dashboard.svc.app/v1beta1/dashboard/dashb
 import type { ServiceAccountSpec } from '../../../apis/iam.svc.app/v0alpha1/serviceaccount';
 import { type ServiceAccountTokenSpec, TOKEN_LABELS } from '../../../apis/iam.svc.app/v0alpha1/serviceaccounttoken';
 import type { Storage } from '../../../storage';
-import { StatusError } from '../../errors';
-import { Annotations, Labels, type Resource } from '../../meta';
+import { notFoundAsUndefined, StatusError } from '../../errors';
+import { Annotations, Labels, randomUid, type Resource } from '../../meta';
 import type { Registry, Requester, RequestContext } from '../../registry';
 import type { Identity } from '../authentication/basic-auth';
-import { IDENTITY_NAMESPACE, ignoreNotFound, randomUid, SYSTEM } from './identity-directory';
+import { IDENTITY_NAMESPACE, SYSTEM } from './identity-directory';
 import type { OrgRole } from '../authorization/permissions';
 import { generateServiceAccountToken, parseServiceAccountToken } from '../authentication/tokens';
 
@@ -127,7 +127,7 @@ export class ServiceAccounts {
     try {
       return toServiceAccount((await this.registry.get(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), serviceAccountKind, uid)) as Resource<ServiceAccountSpec>, orgId);
     } catch (err) {
-      ignoreNotFound(err);
+      notFoundAsUndefined(err);
       return undefined;
     }
   }
@@ -253,7 +253,7 @@ export class ServiceAccounts {
     // A token revoked meanwhile is not brought back: the patch of a missing object is a 404, ignored.
     await this.registry
       .patch(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, token.metadata.name, (current) => ({ ...current, spec: { ...current.spec, lastUsedAt } }))
-      .catch(ignoreNotFound);
+      .catch(notFoundAsUndefined);
   }
 }
 

@@ -2,11 +2,11 @@ import { teamBindingKind, teamKind } from '../../../apis';
 import type { TeamSpec } from '../../../apis/iam.svc.app/v0alpha1/team';
 import { TEAM_BINDING_LABELS, type TeamBindingSpec, type TeamPermission } from '../../../apis/iam.svc.app/v0alpha1/teambinding';
 import { StatusError } from '../../errors';
-import { Annotations, anyKind, type KindRegistration, Labels, type Resource } from '../../meta';
+import { Annotations, anyKind, type KindRegistration, Labels, randomUid, type Resource } from '../../meta';
 import type { Requester, RequestContext } from '../../registry';
 import type { TeamMembership } from '../authorization/access-control';
 import type { PermissionSource } from '../authorization/authorizer';
-import { type IdentityDirectory, keyOf, randomUid, type StoredUser, SYSTEM } from './identity-directory';
+import { type IdentityDirectory, keyOf, type StoredUser, SYSTEM } from './identity-directory';
 import type { Permission, Subject } from '../authorization/permissions';
 
 export type { TeamPermission } from '../../../apis/iam.svc.app/v0alpha1/teambinding';
@@ -90,7 +90,6 @@ function toMember(orgId: number, obj: Resource): StoredTeamMember {
  *   await teams.teamUidsOf(1, user.uid); // [team.uid]
  */
 export class TeamDirectory implements TeamMembership, PermissionSource {
-  private readonly teamDeleted: ((by: Requester, team: StoredTeam) => Promise<void>)[] = [];
 
   // A user who leaves an organization leaves its teams there (the membership kind's cascades).
   constructor(private readonly users: IdentityDirectory) {}
@@ -155,22 +154,11 @@ export class TeamDirectory implements TeamMembership, PermissionSource {
   }
 
   /**
-   * Deletes a team and, in its transaction (the team kind's cascades), its memberships; then runs what was
-   * registered with {@link onTeamDeleted}.
+   * Deletes a team and, in its transaction (the team kind's cascades), its memberships, custom roles, preferences
+   * and managed permission items.
    */
   async deleteTeam(by: Requester, team: StoredTeam): Promise<void> {
     await this.registry.delete(this.ctx(by, team.orgId), TEAMS, team.uid);
-    for (const cleanup of this.teamDeleted) await cleanup(by, team);
-  }
-
-  /**
-   * Registers what to remove with a team (the custom roles assigned to it).
-   *
-   * @example
-   *   teams.onTeamDeleted((by, team) => roles.unassignAll(by, team.orgId, { kind: 'team', uid: team.uid }));
-   */
-  onTeamDeleted(cleanup: (by: Requester, team: StoredTeam) => Promise<void>): void {
-    this.teamDeleted.push(cleanup);
   }
 
   // Memberships

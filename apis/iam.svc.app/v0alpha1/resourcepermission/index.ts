@@ -1,7 +1,24 @@
-import type { KindRegistration } from '../../../../pkg/meta';
+import type { CascadeSelection, KindRegistration } from '../../../../pkg/meta';
 import { type ResourcePermissionSpec, resourcePermissionSpecSchema } from './resourcepermission-schema';
 
 export { GRANTEE_KINDS, PERMISSION_VERBS, type ResourcePermissionSpec } from './resourcepermission-schema';
+
+/**
+ * A grantee's items in managed permissions, for its kind's cascades: every ResourcePermission of the owner's
+ * namespace, or of `namespace` (`'*'`: a deleted user's in every organization), loses the items naming it, as the
+ * anchor removes them with a user leaving an organization or a deleted team. None without a uid.
+ */
+export function grantsTo(kind: 'User' | 'Team', uid: string | undefined, namespace?: string): CascadeSelection {
+  if (!uid) return {};
+  return {
+    ...(namespace ? { namespace } : {}),
+    all: true,
+    prune: (perm) => {
+      const spec = perm.spec as unknown as ResourcePermissionSpec;
+      return { ...spec, permissions: spec.permissions.filter((p) => !(p.kind === kind && p.name === uid)) };
+    },
+  };
+}
 
 /**
  * ResourcePermission, `iam.svc.app/v0alpha1`: the managed permissions of one folder or dashboard, in its

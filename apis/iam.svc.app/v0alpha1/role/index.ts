@@ -1,5 +1,6 @@
 import { StatusError } from '../../../../pkg/errors';
-import type { KindRegistration } from '../../../../pkg/meta';
+import { anyKind, type KindRegistration } from '../../../../pkg/meta';
+import { ROLE_BINDING_LABELS, roleBindingKind, roleKeyOf } from '../rolebinding';
 import { type RoleSpec, roleSpecSchema } from './role-schema';
 
 export type { RolePermission, RoleSpec } from './role-schema';
@@ -17,6 +18,8 @@ export const roleKind = {
   specSchema: roleSpecSchema,
   deleteResponse: 'status',
   unique: [{ field: 'name', value: (spec) => spec.name.trim().toLowerCase(), error: () => new StatusError(409, 'Conflict', 'A role with the same name already exists') }],
+  // Its assignments go with it, in the same transaction.
+  cascades: [{ kind: anyKind(roleBindingKind), dependents: (role) => ({ labels: { [ROLE_BINDING_LABELS.roleKey]: roleKeyOf(role.metadata.name) } }) }],
   printerColumns: [
     { name: 'Name', type: 'string', jsonPath: '.spec.name' },
     { name: 'Version', type: 'integer', jsonPath: '.spec.version' },

@@ -1,4 +1,4 @@
-import type { KindRegistration } from '../../../../pkg/meta';
+import { type KindRegistration, labelKey } from '../../../../pkg/meta';
 import { type RoleBindingSpec, roleBindingSpecSchema, type RoleSubjectKind } from './rolebinding-schema';
 
 export { ROLE_SUBJECT_KINDS, type RoleBindingSpec, type RoleSubjectKind } from './rolebinding-schema';
@@ -13,6 +13,9 @@ export const roleSubjectId = (kind: RoleSubjectKind, id: number | string) => `${
 export function assignmentsOf(kind: RoleSubjectKind, id: number | string | undefined) {
   return id === undefined || id === '' ? {} : { labels: { [ROLE_BINDING_LABELS.subjectId]: roleSubjectId(kind, id) } };
 }
+
+/** The value of an assignment's role-key label: a digest of the role's uid (its object name). */
+export const roleKeyOf = (roleUid: string) => labelKey(roleUid);
 
 /**
  * Custom role assignment, `iam.svc.app/v0alpha1`, in the organization's namespace. The object name is derived from

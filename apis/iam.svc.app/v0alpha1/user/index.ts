@@ -1,6 +1,8 @@
 import { StatusError } from '../../../../pkg/errors';
 import { anyKind, type KindRegistration } from '../../../../pkg/meta';
+import { preferencesKind, preferencesOf } from '../../../preferences.svc.app/v1alpha1/preferences';
 import { orgMemberKind } from '../orgmember';
+import { grantsTo, resourcePermissionKind } from '../resourcepermission';
 import { type UserSpec, userSpecSchema } from './user-schema';
 import { userStrategy } from './user-strategy';
 
@@ -32,8 +34,13 @@ export const userKind = {
       error: () => new StatusError(412, 'Conflict', 'User with same email or login already exists'),
     },
   ],
-  // Its membership of every organization (each named by the user's id), and with them its teams there.
-  cascades: [{ kind: anyKind(orgMemberKind), dependents: (user) => ({ namespace: '*', names: [user.metadata.name] }) }],
+  // Its membership of every organization (each named by the user's id), and with them its teams there; its
+  // preferences and its items in managed permissions, in every organization (by its uid).
+  cascades: [
+    { kind: anyKind(orgMemberKind), dependents: (user) => ({ namespace: '*', names: [user.metadata.name] }) },
+    { kind: anyKind(preferencesKind), dependents: (user) => preferencesOf('user', user.spec.uid, '*') },
+    { kind: anyKind(resourcePermissionKind), dependents: (user) => grantsTo('User', user.spec.uid, '*') },
+  ],
   printerColumns: [
     { name: 'Login', type: 'string', jsonPath: '.spec.login' },
     { name: 'Email', type: 'string', jsonPath: '.spec.email' },
