@@ -144,51 +144,47 @@ export async function setRoleAssignments(req: Request, res: Response, deps: Adap
   res.json(toRoleAssignmentsDTO(role.uid, await roles.assignmentsOf(role)));
 }
 
-export async function listUserRoles(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
-  const roles = rolesOf(deps);
-  const subject = await userSubject(deps, req, 'users.roles:read');
-  res.json((await roles.rolesOf(req.user!.orgId, subject)).map(toRoleDTO));
+type Handler = (req: Request, res: Response, deps: AdapterDeps) => Promise<void>;
+
+/**
+ * The custom role assignments of one kind of subject (users, teams): listed, added and taken back by the same rules,
+ * each with its subject's path parameter and the anchor's messages.
+ */
+function assignmentRoutes(
+  subjectOf: (deps: AdapterDeps, req: Request, action: string) => Promise<RoleSubject>,
+  resource: 'users' | 'teams',
+  messages: { added: string; removed: string },
+): { list: Handler; add: Handler; remove: Handler } {
+  return {
+    async list(req, res, deps) {
+      const subject = await subjectOf(deps, req, `${resource}.roles:read`);
+      res.json((await rolesOf(deps).rolesOf(req.user!.orgId, subject)).map(toRoleDTO));
+    },
+    async add(req, res, deps) {
+      const roles = rolesOf(deps);
+      const subject = await subjectOf(deps, req, `${resource}.roles:add`);
+      if (resource === 'users' && bodyObject(req).global === true) throw bad('global roles are not supported: assign a role of the organization');
+      const role = await roleOfBody(roles, req);
+      await requireDelegable(req, role.permissions);
+      await roles.assign(by(req), req.user!.orgId, role, subject);
+      res.json({ message: messages.added });
+    },
+    async remove(req, res, deps) {
+      const roles = rolesOf(deps);
+      const subject = await subjectOf(deps, req, `${resource}.roles:remove`);
+      const role = await roleOf(roles, req);
+      await requireDelegable(req, role.permissions);
+      await roles.unassign(by(req), req.user!.orgId, role.uid, subject);
+      res.json({ message: messages.removed });
+    },
+  };
 }
 
-export async function addUserRole(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
-  const roles = rolesOf(deps);
-  const subject = await userSubject(deps, req, 'users.roles:add');
-  if (bodyObject(req).global === true) throw bad('global roles are not supported: assign a role of the organization');
-  const role = await roleOfBody(roles, req);
-  await requireDelegable(req, role.permissions);
-  await roles.assign(by(req), req.user!.orgId, role, subject);
-  res.json({ message: 'Role added to the user.' });
-}
-
-export async function removeUserRole(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
-  const roles = rolesOf(deps);
-  const subject = await userSubject(deps, req, 'users.roles:remove');
-  const role = await roleOf(roles, req);
-  await requireDelegable(req, role.permissions);
-  await roles.unassign(by(req), req.user!.orgId, role.uid, subject);
-  res.json({ message: 'Role removed from user.' });
-}
-
-export async function listTeamRoles(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
-  const roles = rolesOf(deps);
-  const subject = await teamSubject(deps, req, 'teams.roles:read');
-  res.json((await roles.rolesOf(req.user!.orgId, subject)).map(toRoleDTO));
-}
-
-export async function addTeamRole(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
-  const roles = rolesOf(deps);
-  const subject = await teamSubject(deps, req, 'teams.roles:add');
-  const role = await roleOfBody(roles, req);
-  await requireDelegable(req, role.permissions);
-  await roles.assign(by(req), req.user!.orgId, role, subject);
-  res.json({ message: 'Role added to the team.' });
-}
-
-export async function removeTeamRole(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
-  const roles = rolesOf(deps);
-  const subject = await teamSubject(deps, req, 'teams.roles:remove');
-  const role = await roleOf(roles, req);
-  await requireDelegable(req, role.permissions);
-  await roles.unassign(by(req), req.user!.orgId, role.uid, subject);
-  res.json({ message: 'Role removed from team.' });
-}
+export const { list: listUserRoles, add: addUserRole, remove: removeUserRole } = assignmentRoutes(userSubject, 'users', {
+  added: 'Role added to the user.',
+  removed: 'Role removed from user.',
+});
+export const { list: listTeamRoles, add: addTeamRole, remove: removeTeamRole } = assignmentRoutes(teamSubject, 'teams', {
+  added: 'Role added to the team.',
+  removed: 'Role removed from team.',
+});

@@ -1,5 +1,6 @@
 import { preferencesSpecSchema } from '../../apis/preferences.svc.app/v1alpha1/preferences';
 import { isValidTimezone, parsePreferencesCommand, toPreferencesDTO } from './preferences-conversions';
+import { DEFAULT_PREFERENCES_DTO } from '../../test/fixtures/legacy-preferences';
 
 describe('parsePreferencesCommand', () => {
   it('keeps only the keys given, the home dashboard apart', () => {
@@ -40,17 +41,6 @@ describe('isValidTimezone', () => {
 describe('toPreferencesDTO', () => {
   it('answers every key, the home dashboard as it still exists', () => {
     const spec = preferencesSpecSchema.parse({ theme: 'light', homeDashboardUID: 'gone' });
-    expect(toPreferencesDTO(spec, { uid: '', id: 0 })).toEqual({
-      theme: 'light',
-      homeDashboardId: 0,
-      homeDashboardUID: '',
-      timezone: '',
-      weekStart: '',
-      language: '',
-      regionalFormat: '',
-      navbar: { bookmarkUrls: null },
-      queryHistory: { homeTab: '' },
-      cookiePreferences: {},
-    });
+    expect(toPreferencesDTO(spec, { uid: '', id: 0 })).toEqual({ ...DEFAULT_PREFERENCES_DTO, theme: 'light' });
   });
 });

@@ -1,20 +1,26 @@
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
 
 /**
+ * The columns naming an object and its folder, the same in every table that holds objects or rows of them (written
+ * once here, the DDL unchanged). Names compare in byte order (COLLATE "C"), as etcd keys do, so pages are the same
+ * on every server.
+ */
+const OBJECT_KEY_COLUMNS = sql.raw(`"group" text NOT NULL,
+          resource text NOT NULL,
+          namespace text NOT NULL,
+          name text COLLATE "C" NOT NULL,
+          folder text NOT NULL DEFAULT ''`);
+
+/**
  * The schema, as versioned migrations. Names sort in the order they run; never edit one that has shipped.
  * kysely's Migrator takes a PostgreSQL advisory lock, so replicas starting together migrate once.
  */
 const migrations: Record<string, Migration> = {
   '0001_resources': {
     async up(db: Kysely<unknown>) {
-      // Names compare in byte order (COLLATE "C"), as etcd keys do, so pages are the same on every server.
       await sql`
         CREATE TABLE resource (
-          "group" text NOT NULL,
-          resource text NOT NULL,
-          namespace text NOT NULL,
-          name text COLLATE "C" NOT NULL,
-          folder text NOT NULL DEFAULT '',
+          ${OBJECT_KEY_COLUMNS},
           resource_version bigint NOT NULL,
           value jsonb NOT NULL,
           PRIMARY KEY ("group", resource, namespace, name)
@@ -22,11 +28,7 @@ const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX resource_folder_idx ON resource ("group", resource, namespace, folder)`.execute(db);
       await sql`
         CREATE TABLE resource_history (
-          "group" text NOT NULL,
-          resource text NOT NULL,
-          namespace text NOT NULL,
-          name text COLLATE "C" NOT NULL,
-          folder text NOT NULL DEFAULT '',
+          ${OBJECT_KEY_COLUMNS},
           resource_version bigint NOT NULL,
           previous_resource_version bigint NOT NULL,
           action text NOT NULL,
@@ -57,11 +59,7 @@ const migrations: Record<string, Migration> = {
       // title case-folded by the server, compared in byte order so pages are the same on every backend.
       await sql`
         CREATE TABLE search_index (
-          "group" text NOT NULL,
-          resource text NOT NULL,
-          namespace text NOT NULL,
-          name text COLLATE "C" NOT NULL,
-          folder text NOT NULL DEFAULT '',
+          ${OBJECT_KEY_COLUMNS},
           title text NOT NULL,
           sort_title text COLLATE "C" NOT NULL,
           tags text[] NOT NULL DEFAULT '{}',

@@ -4,6 +4,7 @@ import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { anyKind } from '../../pkg/meta';
 import { startTestApp, type TestApp } from '../support/app';
 import { as, createUser } from '../support/users';
+import { DEFAULT_PREFERENCES_DTO } from '../fixtures/legacy-preferences';
 
 /**
  * Preferences (spec §2.11, §4.9) of users, orgs and teams through the legacy API, on the stored Preferences kind,
@@ -25,18 +26,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const DEFAULTS = {
-  theme: '',
-  homeDashboardId: 0,
-  homeDashboardUID: '',
-  timezone: '',
-  weekStart: '',
-  language: '',
-  regionalFormat: '',
-  navbar: { bookmarkUrls: null },
-  queryHistory: { homeTab: '' },
-  cookiePreferences: {},
-};
+const DEFAULTS = DEFAULT_PREFERENCES_DTO;
 
 /** PUT and PATCH answer the message as text/plain (spec §4.9). */
 function expectUpdated(res: Response): void {
