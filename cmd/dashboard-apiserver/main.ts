@@ -1,4 +1,4 @@
-import { generateServiceAccountToken } from '../../pkg/auth/authentication/tokens';
+import { generateServiceAccountToken } from '../../pkg/auth/identity/tokens';
 import { ConfigError, loadConfig, usage } from '../../pkg/config';
 import { createLogger } from '../../pkg/log';
 

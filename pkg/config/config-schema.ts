@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseServiceAccountToken } from '../auth/authentication/tokens';
+import { parseServiceAccountToken } from '../auth/identity/tokens';
 import { duration, MAX_SESSION_DURATION_MS } from './duration';
 
 /*

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { verifyPassword } from '../auth/authentication/password';
+import { verifyPassword } from '../auth/identity/password';
 import type { IdentityDirectory } from '../auth/identity/identity-directory';
 import type { Config } from '../config';
 import type { Logger } from '../log';

@@ -81,31 +81,6 @@ it('a deleted service account leaves no token', async () => {
   expect(tokens.items.filter((s) => s.value.metadata && JSON.stringify(s.value).includes(sa.body.uid))).toEqual([]);
 });
 
-/**
- * Two server admins deleting each other at once: one wins, the other is refused as the last server admin, and the
- * refused one keeps its memberships and teams (they went with the user, in its transaction, or not at all).
- */
-it('a refused delete leaves the user its memberships, teams and preferences', async () => {
-  const other = await createUserByAdmin('cascade-admin');
-  expect((await t.as.put(`/api/admin/users/${other}/permissions`).send({ isSvcAdmin: true })).status).toBe(200);
-  await t.users!.setRole(SYSTEM, 1, other, 'Admin');
-  // The admin, its creator, is a member already.
-  const teamId = await createTeamWith('cascade-admins', [other]);
-  // Both have preferences in org 1 (deleted with the user, in its transaction, or kept).
-  await t.as.put('/api/user/preferences').send({ theme: 'dark' }).expect(200);
-  await as(t, 'cascade-admin').put('/api/user/preferences').send({ theme: 'dark' }).expect(200);
-  // Credentials checked once before, so the deletes start together.
-  await as(t, 'cascade-admin').get('/api/user').expect(200);
-  const [byAdmin, byOther] = await Promise.all([t.as.delete(`/api/admin/users/${other}`), as(t, 'cascade-admin').delete('/api/admin/users/1')]);
-  // The loser is refused as the last server admin, or is already gone when its credentials are checked (401).
-  expect([byAdmin.status, byOther.status].filter((s) => s === 200)).toEqual([200]);
-  const [survivor, refused] = byAdmin.status === 200 ? [1, byOther] : [other, byAdmin];
-  expect([400, 401]).toContain(refused.status);
-  expect((await storedOf(survivor)).members).toContain('default');
-  expect((await storedOf(survivor)).bindings).toContain(`${teamId}-${survivor}`);
-  expect(await hasPreferences(`user-${(await t.users!.userById(survivor))!.uid}`)).toBe(true);
-});
-
 /** Custom role assignments (stored in every edition) go with their subject: a member leaving, a team, a service account. */
 it('a subject\'s role assignments go with it', async () => {
   const ctx = { requester: SYSTEM, namespace: 'default', fieldManager: 'test' };
@@ -165,4 +140,29 @@ it("a team's preferences and permission items, and a role's assignments, go with
   });
   await t.users!.registry.delete(ctx, roleKind, 'cascade-role');
   await expect(t.users!.registry.get(ctx, roleBindingKind, 'cascade-role-binding')).rejects.toMatchObject({ code: 404 });
+});
+
+/**
+ * Last, as the admin may lose. Two server admins deleting each other at once: one wins, the other is refused as the last server admin, and the
+ * refused one keeps its memberships and teams (they went with the user, in its transaction, or not at all).
+ */
+it('a refused delete leaves the user its memberships, teams and preferences', async () => {
+  const other = await createUserByAdmin('cascade-admin');
+  expect((await t.as.put(`/api/admin/users/${other}/permissions`).send({ isSvcAdmin: true })).status).toBe(200);
+  await t.users!.setRole(SYSTEM, 1, other, 'Admin');
+  // The admin, its creator, is a member already.
+  const teamId = await createTeamWith('cascade-admins', [other]);
+  // Both have preferences in org 1 (deleted with the user, in its transaction, or kept).
+  await t.as.put('/api/user/preferences').send({ theme: 'dark' }).expect(200);
+  await as(t, 'cascade-admin').put('/api/user/preferences').send({ theme: 'dark' }).expect(200);
+  // Credentials checked once before, so the deletes start together.
+  await as(t, 'cascade-admin').get('/api/user').expect(200);
+  const [byAdmin, byOther] = await Promise.all([t.as.delete(`/api/admin/users/${other}`), as(t, 'cascade-admin').delete('/api/admin/users/1')]);
+  // The loser is refused as the last server admin, or is already gone when its credentials are checked (401).
+  expect([byAdmin.status, byOther.status].filter((s) => s === 200)).toEqual([200]);
+  const [survivor, refused] = byAdmin.status === 200 ? [1, byOther] : [other, byAdmin];
+  expect([400, 401]).toContain(refused.status);
+  expect((await storedOf(survivor)).members).toContain('default');
+  expect((await storedOf(survivor)).bindings).toContain(`${teamId}-${survivor}`);
+  expect(await hasPreferences(`user-${(await t.users!.userById(survivor))!.uid}`)).toBe(true);
 });

@@ -1,7 +1,7 @@
 import supertest from 'supertest';
 import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { ServiceAccounts } from '../../pkg/auth/identity/service-accounts';
-import { generateServiceAccountToken } from '../../pkg/auth/authentication/tokens';
+import { generateServiceAccountToken } from '../../pkg/auth/identity/tokens';
 import { ConfigError, loadConfig } from '../../pkg/config';
 import { silentLogger } from '../../pkg/log';
 import { createApp } from '../../pkg/server/app';

@@ -5,7 +5,7 @@ import { BasicStrategy } from 'passport-http';
 import { authenticate } from './authenticate';
 import type { IdentityDirectory, StoredUser } from '../identity/identity-directory';
 import { InMemoryLoginAttempts, type LoginAttempts } from './login-throttle';
-import { verifyPassword } from './password';
+import { verifyPassword } from '../identity/password';
 
 /** The authenticated caller. */
 export interface Identity {

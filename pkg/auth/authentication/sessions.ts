@@ -4,7 +4,7 @@ import { StatusError } from '../../errors';
 import { Labels, type Resource } from '../../meta';
 import type { Registry, Requester, RequestContext } from '../../registry';
 import { IDENTITY_NAMESPACE, SYSTEM } from '../identity/identity-directory';
-import { generateSessionToken, hashToken } from './tokens';
+import { generateSessionToken, hashToken } from '../identity/tokens';
 
 const USER_LABEL = 'svc.app/user-id';
 /** A session secret as generateSessionToken writes it: anything else is refused before any lookup. */

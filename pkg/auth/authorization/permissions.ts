@@ -1,3 +1,4 @@
+import type { OrgRole } from '../../../apis/iam.svc.app/v0alpha1/orgmember';
 import type { PermissionLevel as MetaPermissionLevel } from '../../meta';
 import { SERVED_KIND_ACCESS } from './kind-access';
 
@@ -7,8 +8,7 @@ import { SERVED_KIND_ACCESS } from './kind-access';
  * flag, of managed folder/dashboard permissions and (enterprise) of custom roles; authorizer.ts decides.
  */
 
-/** An organization role. `None` is a member with no basic permissions. */
-export type OrgRole = 'None' | 'Viewer' | 'Editor' | 'Admin';
+export type { OrgRole };
 
 /** An action on a scope. An empty scope means the action is not about one resource (`users:create`). */
 export interface Permission {

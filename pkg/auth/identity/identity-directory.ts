@@ -5,8 +5,8 @@ import { StatusError } from '../../errors';
 import { type KindRegistration, labelKey, randomUid, type Resource } from '../../meta';
 import { type Namespaces, Registry, type Requester, type RequestContext } from '../../registry';
 import type { Storage, StorageTx } from '../../../storage';
-import { hashPassword } from '../authentication/password';
-import type { OrgRole } from '../authorization/permissions';
+import { hashPassword } from './password';
+import type { OrgRole } from '../../../apis/iam.svc.app/v0alpha1/orgmember';
 
 /**
  * Users and organizations have no organization: they are stored in this one namespace, which no organization's

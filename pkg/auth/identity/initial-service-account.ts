@@ -1,7 +1,7 @@
 import { StatusError } from '../../errors';
 import { SYSTEM } from './identity-directory';
 import { type ServiceAccounts, serviceAccountLogin, type StoredServiceAccount } from './service-accounts';
-import { parseServiceAccountToken } from '../authentication/tokens';
+import { parseServiceAccountToken } from './tokens';
 
 /** The service account that holds the configured initial token, in organization 1. */
 export const INITIAL_SERVICE_ACCOUNT = 'initial-admin';

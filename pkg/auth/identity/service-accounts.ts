@@ -9,8 +9,8 @@ import { Annotations, Labels, randomUid, type Resource } from '../../meta';
 import type { Registry, Requester, RequestContext } from '../../registry';
 import type { Identity } from '../authentication/basic-auth';
 import { IDENTITY_NAMESPACE, SYSTEM } from './identity-directory';
-import type { OrgRole } from '../authorization/permissions';
-import { generateServiceAccountToken, parseServiceAccountToken } from '../authentication/tokens';
+import type { OrgRole } from '../../../apis/iam.svc.app/v0alpha1/orgmember';
+import { generateServiceAccountToken, parseServiceAccountToken } from './tokens';
 
 /** A token's service account (its uid) and organization, and its name: the token lists and the name check. */
 const { serviceAccount: SERVICE_ACCOUNT, orgId: ORG_ID } = TOKEN_LABELS;

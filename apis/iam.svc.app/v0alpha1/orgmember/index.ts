@@ -5,7 +5,7 @@ import { assignmentsOf, roleBindingKind } from '../rolebinding';
 import { TEAM_BINDING_LABELS, teamBindingKind } from '../teambinding';
 import { type OrgMemberSpec, orgMemberSpecSchema } from './orgmember-schema';
 
-export { ORG_ROLES, type OrgMemberSpec } from './orgmember-schema';
+export { ORG_ROLES, type OrgMemberSpec, type OrgRole } from './orgmember-schema';
 
 /**
  * Organization membership, `iam.svc.app/v0alpha1`, in the organization's namespace (`default` for org 1,
