@@ -132,8 +132,8 @@ export async function getDashboardVersionsByUID(req: Request, res: Response, dep
   const limit = positiveQueryInt(req.query.limit, DEFAULT_VERSIONS_LIMIT);
   const start = positiveQueryInt(req.query.start, 0);
   const token = typeof req.query.continueToken === 'string' && req.query.continueToken !== '' ? req.query.continueToken : undefined;
-  const page = await registry.history(requestContext(req, registry), dashboardKind, String(req.params.uid), { limit: start + limit, continue: token });
-  const versions = await withLogins(users, (nameOf) => page.items.slice(start).map((v) => toVersionMeta(v.object, nameOf)));
+  const page = await registry.history(requestContext(req, registry), dashboardKind, String(req.params.uid), { offset: start, limit, continue: token });
+  const versions = await withLogins(users, (nameOf) => page.items.map((v) => toVersionMeta(v.object, nameOf)));
   res.json({ continueToken: page.continue ?? '', versions });
 }
 

@@ -17,6 +17,8 @@ export interface ObjectVersion {
 export interface HistoryOptions {
   /** At most this many versions (default: all). */
   limit?: number;
+  /** Skips this many versions first (the legacy `start`); they are neither presented nor counted in `limit`. */
+  offset?: number;
   /** The `continue` of a previous page: resume with the versions older than its last one. */
   continue?: string;
 }
@@ -101,14 +103,19 @@ export async function historyPage(
 ): Promise<HistoryPage> {
   const items: ObjectVersion[] = [];
   let last: HistoryEvent | undefined;
+  let skip = opts.offset ?? 0;
   const floor = await oldestKept(storage, key, current.metadata.uid, keep);
   for await (const row of versionsOf(storage, key, current.metadata.uid, resumeBefore(opts.continue, key.name))) {
     if (row.resourceVersion < floor) break;
     if (opts.limit !== undefined && items.length >= opts.limit) {
       return { items, continue: encodeContinue(last!.resourceVersion, key.name) };
     }
-    items.push({ generation: generationOf(row), object: present(row) });
     last = row;
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
+    items.push({ generation: generationOf(row), object: present(row) });
   }
   return { items };
 }

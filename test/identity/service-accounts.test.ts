@@ -303,7 +303,8 @@ describe('what a service account may never do', () => {
     const seen = await bearer(key).get(`/api/teams/${team.body.teamId}`);
     expect(seen.status).toBe(200);
     expect(seen.body).toMatchObject({ id: team.body.teamId, memberCount: 2, permission: 0 });
-  });
+    // One password hash per user made up to the number (about 20): seconds each on a loaded machine.
+  }, 120_000);
 
   it('is managed only by org admins: an Editor user gets the RBAC 403', async () => {
     const { id } = await createUser(t, 'sa-editor');

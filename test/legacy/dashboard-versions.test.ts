@@ -68,6 +68,11 @@ test('pages with limit and the continueToken; limit defaults to 1000 also when i
     expect([q, res.body.versions.length, res.body.continueToken]).toEqual([q, 5, '']);
   }
   expect((await versions('paged', '?start=3')).body.versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
+  // start skips before limit counts; the token resumes after the last version answered.
+  const skipped = await versions('paged', '?start=1&limit=2');
+  expect(skipped.body.versions.map((v: { version: number }) => v.version)).toEqual([4, 3]);
+  const rest = await versions('paged', `?limit=5&continueToken=${skipped.body.continueToken}`);
+  expect([rest.body.versions.map((v: { version: number }) => v.version), rest.body.continueToken]).toEqual([[2, 1], '']);
 
   const forged = await versions('paged', '?continueToken=not-a-token!');
   expect([forged.status, forged.body]).toEqual([400, { message: 'continue key is not valid: not base64url encoded' }]);
