@@ -14,7 +14,7 @@ import { as, PASSWORD } from '../support/users';
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
-});
+}, 60_000);
 afterAll(() => t.close());
 
 /** A user made by `POST /api/admin/users` (a Viewer of org 1, as the server assigns). */
