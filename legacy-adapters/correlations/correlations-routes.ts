@@ -1,9 +1,8 @@
 import type { Request, Response } from 'express';
 import { correlationKind as typedCorrelationKind, dataSourceKind as typedDataSourceKind } from '../../apis';
 import { CORRELATION_LABELS, type CorrelationSpec } from '../../apis/correlation.svc.app/v1beta1/correlation';
-import { randomUid } from '../../pkg/auth/identity/identity-directory';
 import { StatusError } from '../../pkg/errors';
-import { anyKind, type Resource } from '../../pkg/meta';
+import { anyKind, randomUid, type Resource } from '../../pkg/meta';
 import { type AdapterDeps, positiveQueryInt, requestContext } from '../shared';
 import { createdSpec, patchedSpec, toCorrelationDTO } from './correlations-conversions';
 

@@ -1,8 +1,7 @@
 import type { Request, Response } from 'express';
 import { dataSourceKind as typedKind } from '../../apis';
-import { randomUid } from '../../pkg/auth/identity/identity-directory';
 import { StatusError } from '../../pkg/errors';
-import { anyKind, Labels, type Resource } from '../../pkg/meta';
+import { anyKind, Labels, randomUid, type Resource } from '../../pkg/meta';
 import type { RequestContext } from '../../pkg/registry';
 import { type AdapterDeps, idParam, queryString, requestContext } from '../shared';
 import {
