@@ -20,6 +20,14 @@ const hitSchema = z.object({
   sortMeta: z.int(),
 });
 
+const sortOptionSchema = z.object({ name: z.string(), displayName: z.string(), description: z.string(), meta: z.string() });
+
+/** The orders `sort` takes (the anchor's alphabetical ones; it lists its other sorts only where it serves them). */
+const SORT_OPTIONS: z.infer<typeof sortOptionSchema>[] = [
+  { name: 'alpha-asc', displayName: 'Alphabetically (A–Z)', description: 'Sort results in an alphabetically ascending order', meta: '' },
+  { name: 'alpha-desc', displayName: 'Alphabetically (Z–A)', description: 'Sort results in an alphabetically descending order', meta: '' },
+];
+
 /** `GET /api/search` (search-routes.ts): the registry shows only what the caller may see. */
 export const searchArea = defineArea({
   name: 'search',
@@ -49,6 +57,11 @@ export const searchArea = defineArea({
         401: {},
         422: { description: `limit above ${MAX_LIMIT}` },
       },
+    },
+    {
+      method: 'get', path: '/api/search/sorting', guard: guard.signedIn, handler: (_req, res) => void res.json({ sortOptions: SORT_OPTIONS }),
+      operationId: 'listSortOptions', summary: 'The sort orders /api/search takes.', tags: ['search'],
+      responses: { 200: { description: 'The options, as the anchor lists them.', schema: z.object({ sortOptions: z.array(sortOptionSchema) }), name: 'ListSortOptionsResponse' }, 401: {} },
     },
   ],
 });

@@ -220,6 +220,7 @@ const ROWS: Row[] = [
   ]),
   // Search answers what the caller may see, possibly nothing.
   { route: 'GET /api/search', call: () => ({ path: '/api/search?query=D' }), expect: orgRead() },
+  { route: 'GET /api/search/sorting', call: () => ({ path: '/api/search/sorting' }), expect: orgRead() },
   // Whoever acts in org 1 (a service account too) may ask what it holds there.
   { route: 'GET /api/access-control/user/permissions', call: () => ({ path: '/api/access-control/user/permissions' }), expect: orgRead() },
   // Login sessions: the form needs no credentials (it is how one gets them); a user's own sessions.

@@ -379,3 +379,14 @@ describe('who sees what', () => {
     expect([...(await page(0)), ...(await page(40)), ...(await page(80))]).toEqual([...visible].reverse());
   });
 });
+
+describe('GET /api/search/sorting', () => {
+  it('lists the sort orders search takes, and each sorts', async () => {
+    const res = await t.as.get('/api/search/sorting');
+    expect(res.status).toBe(200);
+    expect(res.body.sortOptions.map((o: { name: string }) => o.name)).toEqual(['alpha-asc', 'alpha-desc']);
+    expect(res.body.sortOptions[0]).toEqual({ name: 'alpha-asc', displayName: 'Alphabetically (A–Z)', description: 'Sort results in an alphabetically ascending order', meta: '' });
+    for (const { name } of res.body.sortOptions) expect((await t.as.get(`/api/search?sort=${name}`)).status).toBe(200);
+    expect((await t.anonymous.get('/api/search/sorting')).status).toBe(401);
+  });
+});
