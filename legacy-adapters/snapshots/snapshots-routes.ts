@@ -27,9 +27,16 @@ async function byKey(registry: Registry, key: string): Promise<Resource | undefi
   return (await registry.findByLabels(snapshotKind, { [KEY_LABEL]: key }, 1))[0];
 }
 
-/** The snapshot's dashboard JSON, decrypted. */
-async function dashboardOf(_registry: Registry, s: Resource): Promise<JsonObject> {
-  const secure = s.spec.secure as Record<string, string> | undefined;
+/** `Registry.secureValues` (KindRegistration.secureValues), which the encryption at rest of pkg/secrets brings. */
+type SecureValuesReader = { secureValues?: (kind: typeof snapshotKind, namespace: string, name: string) => Promise<Record<string, string>> };
+
+/**
+ * The snapshot's dashboard JSON, decrypted by the registry's secure values; until a registry reads those, the value
+ * as stored in the spec.
+ */
+async function dashboardOf(registry: Registry, s: Resource): Promise<JsonObject> {
+  const reader = (registry as Registry & SecureValuesReader).secureValues;
+  const secure = reader ? await reader.call(registry, snapshotKind, s.metadata.namespace!, s.metadata.name) : (s.spec.secure as Record<string, string> | undefined);
   const text = secure?.[SECURE_DASHBOARD];
   return text ? (JSON.parse(text) as JsonObject) : {};
 }
