@@ -188,6 +188,8 @@ const ROWS: Row[] = [
   { route: 'GET /livez', call: () => ({ path: '/livez' }), expect: publicRoute() },
   { route: 'GET /readyz', call: () => ({ path: '/readyz' }), expect: publicRoute() },
   { route: 'GET /version', call: () => ({ path: '/version' }), expect: publicRoute() },
+  // Open unless metrics.basic_auth_username/password are set, as the anchor's (test/server/metrics.test.ts covers both).
+  { route: 'GET /metrics', call: () => ({ path: '/metrics' }), expect: publicRoute() },
   { route: 'GET /swagger.json,/public/api-merged.json', call: () => ({ path: '/swagger.json' }), expect: publicRoute() },
   { route: 'GET /openapi3.json,/public/openapi3.json', call: () => ({ path: '/openapi3.json' }), expect: publicRoute() },
   { route: 'GET /swagger,/swagger/index.html', call: () => ({ path: '/swagger/index.html' }), expect: publicRoute() },
