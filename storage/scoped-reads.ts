@@ -128,6 +128,8 @@ export class ScopedReads implements Storage {
 
   search: Storage['search'] = (query) => this.inner.search(query);
 
+  referrers: Storage['referrers'] = (query) => this.inner.referrers(query);
+
   syncSearchIndex: Storage['syncSearchIndex'] = (type, fields) => this.writing(() => this.inner.syncSearchIndex(type, fields));
 
   redactHistory: Storage['redactHistory'] = (type, paths) => this.writing(() => this.inner.redactHistory(type, paths));

@@ -87,6 +87,29 @@ export interface WriteOptions {
    * of one value exactly one succeeds. Deleting the object frees its keys.
    */
   unique?: readonly UniqueKey[];
+  /**
+   * The objects this one references (same namespace), written in the same transaction and replacing those it
+   * referenced (unset: left as they are). Deleting the object deletes its references; those pointing at it are left
+   * for the caller to judge (see StorageTx.referrers).
+   */
+  references?: readonly ReferenceTarget[];
+}
+
+/** What an object references: another object of its namespace. */
+export interface ReferenceTarget extends GroupResource {
+  name: string;
+}
+
+/** One reference: `from` names `to` (both in `from.namespace`). */
+export interface Reference {
+  from: ResourceKey;
+  to: ResourceKey;
+}
+
+/** Which references to read: those pointing at these objects of one type, in one namespace. */
+export interface ReferrersQuery extends GroupResource {
+  namespace: string;
+  names: readonly string[];
 }
 
 /**
@@ -170,6 +193,8 @@ export interface StorageTx {
   create(key: ResourceKey, value: JsonObject, opts: WriteOptions): Promise<StoredObject>;
   /** Throws 'NotFound', or 'Conflict' when the stored version is not `expectedResourceVersion`. */
   update(key: ResourceKey, value: JsonObject, expectedResourceVersion: number, opts: WriteOptions): Promise<StoredObject>;
+  /** The references pointing at these objects, as this transaction sees them, in (to, from) name order. */
+  referrers(query: ReferrersQuery): Promise<Reference[]>;
   /** Deletes and records `finalValue` (default: the stored value) in history. Throws 'NotFound' or 'Conflict'. */
   delete(key: ResourceKey, expectedResourceVersion?: number, finalValue?: JsonObject): Promise<StoredObject>;
 }
@@ -209,6 +234,8 @@ export interface Storage {
   transact<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>;
   get(key: ResourceKey): Promise<StoredObject | undefined>;
   list(query: ListQuery): Promise<ListPage>;
+  /** The references pointing at these objects now, in (to, from) name order (see WriteOptions.references). */
+  referrers(query: ReferrersQuery): Promise<Reference[]>;
   /** One page of the search index (see {@link SearchQuery}); `more` when hits follow. */
   search(query: SearchQuery): Promise<{ hits: SearchHit[]; more: boolean }>;
   /**

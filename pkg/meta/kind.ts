@@ -147,9 +147,12 @@ export interface KindRegistration<Spec = unknown> {
   exclusive?: readonly KindExclusive[];
   /**
    * Spec fields naming objects of another kind in the same namespace (a correlation's source and target data
-   * sources): a write naming one that does not exist is refused (400 with a cause on the field), and the named
-   * object is locked until the write commits, so a concurrent delete cannot leave the reference dangling (pair it
-   * with a cascade on the named kind to delete the referrers with it).
+   * sources, a dashboard's library panels): a write naming one that does not exist is refused (400 with a cause on
+   * the field, or the reference's `missing`), and the named object is locked until the write commits, so a
+   * concurrent delete cannot leave the reference dangling. Then either pair it with a cascade on the named kind (the
+   * referrers go with it), or declare `inUse`: storage keeps the references in the write's own transaction (as the
+   * search index and unique keys), they go with the referrer's delete, and a named object still referenced cannot
+   * be deleted, itself or with its folder; `Registry.referrers` reads them (a library panel's connections).
    */
   references?: readonly KindReference<Spec>[];
 }
@@ -162,16 +165,33 @@ export interface KindExclusive {
   firstHolds?: boolean;
 }
 
-/** See {@link KindRegistration.references}. */
+/**
+ * See {@link KindRegistration.references}.
+ *
+ * @example
+ *   { field: 'targetUID', group: 'datasource.svc.app', resource: 'datasources', name: (spec) => spec.targetUID }
+ *   { field: 'panels', group: 'dashboard.svc.app', resource: 'librarypanels', name: (d) => libraryPanelUids(d), requireRead: true,
+ *     missing: (uid) => StatusError.badRequest(`library panel "${uid}" could not be found`), inUse: () => new StatusError(403, 'Forbidden', '...') }
+ */
 export interface KindReference<Spec = unknown> {
   /** The spec field, as errors name it (`targetUID`). */
   field: string;
   /** The group and resource of the objects it names (served by the same registry): a kind may name a kind that names it. */
   group: string;
   resource: string;
-  /** The name it holds; '' or undefined names none. */
-  name(spec: Spec): string | undefined;
+  /** The name(s) it holds; '' or undefined names none; duplicates count once. */
+  name(spec: Spec): string | readonly string[] | undefined;
+  /** The caller must be allowed to read each named object (checked as it writes); else the same refusal as a missing one. */
+  requireRead?: boolean;
+  /** The refusal of a write naming a missing (or unreadable) object; default 400 `<resource>.<group> "x" not found`. */
+  missing?(name: string): StatusError;
+  /**
+   * Storage keeps these references, and this refuses a delete that would leave `name` referenced: deleted itself, or
+   * with the folder `folder` (references from objects deleted with it do not count).
+   */
+  inUse?(name: string, folder?: string): StatusError;
 }
+
 
 /**
  * One kind of dependents (see {@link KindRegistration.cascades}).
@@ -256,8 +276,11 @@ export interface KindSearch<Spec = unknown> {
 export interface KindUnique<Spec = unknown> {
   /** The spec field (`name`, `login`), as errors name it. Values of different fields never collide. */
   field: string;
-  /** The value(s) the object holds, normalized as they compare (case-folded...); '' holds nothing. */
-  value(spec: Spec): string | readonly string[];
+  /**
+   * The value(s) the object holds, normalized as they compare (case-folded...); '' holds nothing. `obj` is the whole
+   * object, for values that include its metadata (a library panel's name is unique in its folder).
+   */
+  value(spec: Spec, obj: Resource<Spec>): string | readonly string[];
   /** `namespace` (default): unique within the object's namespace; `cluster`: across every namespace. */
   scope?: 'namespace' | 'cluster';
   /** The refusal of a value another object holds; default a 409 Conflict naming the field and value. */

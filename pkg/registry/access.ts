@@ -156,7 +156,14 @@ export class WriteGate {
 
   /** Inside the transaction, for many objects at once: which may (undecided ones roll the transaction back). */
   allows(verb: Verb, targets: readonly AccessTarget[]): boolean[] {
-    const action = this.access.action(verb);
+    return this.mayAll(this.access.action(verb), targets);
+  }
+
+  /**
+   * Inside the transaction: whether the caller may do `action` (of any kind: a library panel's read while a dashboard
+   * is written) on each target; undecided ones roll the transaction back, all at once.
+   */
+  mayAll(action: string, targets: readonly AccessTarget[]): boolean[] {
     const missing = targets.filter((t) => !this.decided.has(keyOf(action, t)));
     if (missing.length) throw new NeedsCheck(missing.map((target) => ({ action, target })));
     return targets.map((t) => this.decided.get(keyOf(action, t))!);

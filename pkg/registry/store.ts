@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type StatusCause, StatusError } from '../errors';
 import { Annotations, jsonEqual, jsonProblem, Labels, type JsonObject, type KindRegistration, type KindSettings, type ManagedFieldsEntry, type Resource, type ResourceList } from '../meta';
-import { type HistoryEvent, type LabelFilter, type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
+import { type HistoryEvent, type LabelFilter, type Reference, type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
 import { applyConfiguration, syncLastApplied } from './apply';
 import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from './apply-config';
 import { decodeContinue, encodeContinue } from './continue-token';
@@ -23,7 +23,7 @@ import { causesFromZod } from './zod-causes';
 import { dependentsOf } from './cascades';
 import type { SecureValueCipher } from './secure-values';
 import { flagHolders, takeFirstFlags } from './exclusive';
-import { checkReferences } from './references';
+import { checkReferences, referenceTargetsOf, refuseReferenced } from './references';
 
 export interface RegistryOptions {
   nestedFolders: boolean;
@@ -134,6 +134,16 @@ export class Registry {
    */
   storedHistory(kind: KindRegistration, namespace: string, name: string, opts: { limit: number; before?: number }): Promise<HistoryEvent[]> {
     return this.call(kind, name, () => this.storage.objectHistory({ ...typeOf(kind), namespace, name }, opts));
+  }
+
+  /**
+   * The references pointing at these objects of `kind` in the caller's namespace now (no access check: callers show
+   * them for an object they read): a library panel's connections.
+   *
+   * @example await registry.referrers(ctx, libraryPanelKind, ['cpu']); // [{ from: { resource: 'dashboards', name: 'd1', ... }, to: ... }]
+   */
+  referrers(ctx: RequestContext, kind: KindRegistration, names: readonly string[]): Promise<Reference[]> {
+    return this.call(kind, '', () => this.storage.referrers({ ...typeOf(kind), namespace: ctx.namespace, names }));
   }
 
   /** Whether an object exists now (no access check). */
@@ -269,17 +279,21 @@ export class Registry {
     const access = KindAccess.of(ctx, kind);
     // kube names no object in a refused create.
     if (access) await access.require('create', access.createTarget(input.metadata.annotations?.[Annotations.folder] ?? ''), '');
+    // The objects it references are checked in the transaction, as the caller (see checkReferences).
+    const trail: Trail = { gate: access?.gate(), ctx };
     for (let attempt = 1; ; attempt++) {
       // A kind named by its numeric id gets its name in the transaction (see insert).
       const obj = this.newObject(ctx, kind, requested ?? (prefix ? generateName(prefix) : ''), input);
-      try {
-        return await this.transact(kind, obj.metadata.name, async (tx) => {
+      const write = () =>
+        this.transact(kind, obj.metadata.name, async (tx) => {
           await tx.lockTypes([typeOf(kind)]);
-          const created = await this.insert(tx, ctx, kind, obj, opts);
+          const created = await this.insert(tx, ctx, kind, structuredClone(obj), opts, trail);
           // Its default permissions commit with it: no reader ever sees it without them.
           if (access && !opts.dryRun) await access.created(created, tx);
           return created;
         });
+      try {
+        return await (trail.gate ? trail.gate.run(write) : write());
       } catch (err) {
         const collided = err instanceof StatusError && err.reason === 'AlreadyExists';
         if (!collided || requested || attempt >= GENERATE_NAME_ATTEMPTS) throw err;
@@ -345,7 +359,7 @@ export class Registry {
           const created = apply(undefined, []);
           const obj = this.newObject(ctx, kind, name, created.input, created.managedFields);
           trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj)), '');
-          const object = await this.insert(tx, ctx, kind, obj, opts);
+          const object = await this.insert(tx, ctx, kind, obj, opts, trail);
           if (trail.gate && !opts.dryRun) await trail.gate.access.created(object, tx);
           return { object, created: true };
         }
@@ -386,7 +400,7 @@ export class Registry {
         checkCreatable(kind, { ...input, metadata: { ...input.metadata, name } });
         const obj = this.newObject(ctx, kind, name, input);
         trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj)), '');
-        const object = await this.insert(tx, ctx, kind, obj, opts);
+        const object = await this.insert(tx, ctx, kind, obj, opts, trail);
         if (trail.gate && !opts.dryRun) await trail.gate.access.created(object, tx);
         return { object, created: true };
       }),
@@ -516,9 +530,9 @@ export class Registry {
     return deleteTouches(kind, this.kinds);
   }
 
-  private async insert(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, obj: Resource, opts: WriteOptions): Promise<Resource> {
+  private async insert(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, obj: Resource, opts: WriteOptions, trail?: Trail): Promise<Resource> {
     await checkFolder(tx, this.folders, kind, obj);
-    await checkReferences(tx, kind, obj);
+    await checkReferences(tx, ctx, this.kinds, kind, obj, trail?.gate);
     await takeFirstFlags(tx, kind, obj);
     if (opts.dryRun) {
       if (obj.metadata.name && (await tx.get(this.key(ctx, kind, obj.metadata.name)))) throw new StorageError('KeyExists', undefined, 'exists');
@@ -553,7 +567,7 @@ export class Registry {
     // Moving to another folder is creating there.
     if (gate && folderOf(next) !== folderOf(current)) gate.require('create', gate.access.createTarget(folderOf(next)), stored.key.name);
     await checkFolder(tx, this.folders, kind, next);
-    await checkReferences(tx, kind, next);
+    await checkReferences(tx, ctx, this.kinds, kind, next, gate);
     await opts.check?.(tx, current, next);
     if (opts.dryRun) return this.decorate(kind, next);
     if (next.metadata.deletionTimestamp && !next.metadata.finalizers) {
@@ -617,6 +631,9 @@ export class Registry {
         else if (!jsonEqual(pruned, (current.value as unknown as Resource).spec)) await this.rewrite(tx, trail.ctx, dependents.kind, current, pruned as JsonObject);
       }
     }
+    // Nothing removed may stay referenced (KindRegistration.references): else the whole delete is refused.
+    await refuseReferenced(tx, this.kinds, [{ kind, object: toResource(deleted) }]);
+    await refuseReferenced(tx, this.kinds, contents, key.name);
     return deleted;
   }
 
@@ -842,10 +859,17 @@ const apiVersion = (kind: KindRegistration) => `${kind.group}/${kind.version}`;
 
 /**
  * What storage is told besides the value: the folder column, for searchable kinds the search row, for kinds with
- * unique fields their keys, and for kinds with secret fields what history records instead of the value.
+ * unique fields their keys, for kinds with references what the object names, and for kinds with secret fields what
+ * history records instead of the value.
  */
 function writeOptionsOf(kind: KindRegistration, obj: Resource) {
-  return { folder: folderOf(obj), search: searchFieldsOf(kind, obj), unique: uniqueKeysOf(kind, obj), historyValue: historyValueOf(kind, forStorage(obj)) };
+  return {
+    folder: folderOf(obj),
+    search: searchFieldsOf(kind, obj),
+    unique: uniqueKeysOf(kind, obj),
+    references: referenceTargetsOf(kind, obj),
+    historyValue: historyValueOf(kind, forStorage(obj)),
+  };
 }
 
 /** Absent and undefined are one thing in JSON; managedFields must not count an undefined key as a field. */

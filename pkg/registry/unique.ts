@@ -7,8 +7,8 @@ import type { UniqueKey } from '../../storage';
  * the object's namespace or to the whole type.
  */
 
-function valuesOf(u: KindUnique, spec: unknown): string[] {
-  const v = u.value(spec);
+function valuesOf(u: KindUnique, obj: Resource): string[] {
+  const v = u.value(obj.spec, obj);
   return (typeof v === 'string' ? [v] : [...v]).filter((s) => s !== '');
 }
 
@@ -20,7 +20,7 @@ function valuesOf(u: KindUnique, spec: unknown): string[] {
 export function uniqueKeysOf(kind: KindRegistration, obj: Resource): UniqueKey[] | undefined {
   if (!kind.unique) return undefined;
   return kind.unique.flatMap((u) =>
-    valuesOf(u, obj.spec).map((value) => ({ scope: u.scope === 'cluster' ? '' : obj.metadata.namespace, field: u.field, value })),
+    valuesOf(u, obj).map((value) => ({ scope: u.scope === 'cluster' ? '' : obj.metadata.namespace, field: u.field, value })),
   );
 }
 

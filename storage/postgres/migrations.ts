@@ -149,6 +149,26 @@ const migrations: Record<string, Migration> = {
         WHERE v."group" = m."group" AND v.resource = m.resource`.execute(db);
     },
   },
+  '0007_object_references': {
+    async up(db: Kysely<unknown>) {
+      // What objects name of other objects of their namespace (a dashboard's library panels), written with the
+      // referring object (see reference-sql.ts). The primary key serves "what does this object reference" (replaced
+      // on every write of it); the target index serves "who references this object" (a delete's refusal, the
+      // library panel's connections).
+      await sql`
+        CREATE TABLE object_reference (
+          "group" text NOT NULL,
+          resource text NOT NULL,
+          namespace text NOT NULL,
+          name text COLLATE "C" NOT NULL,
+          target_group text NOT NULL,
+          target_resource text NOT NULL,
+          target_name text COLLATE "C" NOT NULL,
+          PRIMARY KEY ("group", resource, namespace, name, target_group, target_resource, target_name)
+        )`.execute(db);
+      await sql`CREATE INDEX object_reference_target_idx ON object_reference (target_group, target_resource, namespace, target_name)`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

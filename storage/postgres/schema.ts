@@ -68,6 +68,17 @@ export interface UniqueFieldTable {
   field: string;
 }
 
+/** One reference (migration 0007): the object `name` of (group, resource) names `target_name` of the target type. */
+export interface ObjectReferenceTable {
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  target_group: string;
+  target_resource: string;
+  target_name: string;
+}
+
 export interface Database {
   resource: ResourceTable;
   resource_history: ResourceHistoryTable;
@@ -75,4 +86,5 @@ export interface Database {
   search_index: SearchIndexTable;
   unique_key: UniqueKeyTable;
   unique_field: UniqueFieldTable;
+  object_reference: ObjectReferenceTable;
 }

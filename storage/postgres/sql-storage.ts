@@ -7,6 +7,8 @@ import {
   type ListQuery,
   type PoolStats,
   type QueryObserver,
+  type Reference,
+  type ReferrersQuery,
   type ResourceKey,
   type SearchFields,
   type SearchHit,
@@ -22,6 +24,7 @@ import {
 } from '../types';
 import { labelFilterSql } from './label-sql';
 import { migrationProvider } from './migrations';
+import { deleteReferences, referrerRows, writeReferences } from './reference-sql';
 import { deleteSearchRow, searchRows, syncSearchRows, writeSearchRow } from './search-sql';
 import type { Database } from './schema';
 import { deleteUniqueKeys, syncUniqueRows, writeUniqueKeys } from './unique-sql';
@@ -149,6 +152,10 @@ export class SqlStorage implements Storage {
 
   search(query: SearchQuery): Promise<{ hits: SearchHit[]; more: boolean }> {
     return searchRows(this.db, query);
+  }
+
+  referrers(query: ReferrersQuery): Promise<Reference[]> {
+    return referrerRows(this.db, query);
   }
 
   syncSearchIndex(type: GroupResource, fields: (value: JsonObject) => SearchFields): Promise<number> {
@@ -467,6 +474,10 @@ class SqlTx implements StorageTx {
     return listObjects(this.db, query);
   }
 
+  referrers(query: ReferrersQuery): Promise<Reference[]> {
+    return referrerRows(this.db, query);
+  }
+
   async nextInternalId(type: GroupResource): Promise<number> {
     await this.lockTypes([type]);
     const { rows } = await sql<{ last_internal_id: string | number }>`
@@ -496,6 +507,7 @@ class SqlTx implements StorageTx {
       .values({ ...key, folder: opts.folder, resource_version: rv, value: json })
       .execute();
     if (opts.search) await writeSearchRow(this.db, key, opts.folder, opts.search);
+    if (opts.references) await writeReferences(this.db, key, opts.references);
     await this.record(key, 'ADDED', rv, 0, opts.folder, opts.historyValue ? JSON.stringify(opts.historyValue) : json);
     return { key, resourceVersion: rv, value };
   }
@@ -519,6 +531,7 @@ class SqlTx implements StorageTx {
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) throw new StorageError('Conflict', key, `${key.name} was modified`);
     if (opts.search) await writeSearchRow(this.db, key, opts.folder, opts.search);
+    if (opts.references) await writeReferences(this.db, key, opts.references);
     await this.record(key, 'MODIFIED', rv, expected, opts.folder, opts.historyValue ? JSON.stringify(opts.historyValue) : json);
     return { key, resourceVersion: rv, value };
   }
@@ -542,6 +555,7 @@ class SqlTx implements StorageTx {
       .executeTakeFirstOrThrow();
     await deleteSearchRow(this.db, key);
     await deleteUniqueKeys(this.db, key);
+    await deleteReferences(this.db, key);
     await this.record(key, 'DELETED', rv, current.resourceVersion, folder.folder, JSON.stringify(value));
     return { key, resourceVersion: rv, value };
   }

@@ -361,6 +361,34 @@ describe.each<Backend>(['postgres', 'embedded'])('storage conformance (%s)', (ba
     expect(await create('e', 'two')).toBe('no error');
   });
 
+  test('references are written with their object, replaced by its updates, gone with its delete, and read by target', async () => {
+    const ns = 'refs';
+    const to = (name: string) => ({ ...OTHER, name });
+    const referrers = (names: string[], read: Pick<Storage, 'referrers'> = storage) => read.referrers({ ...OTHER, namespace: ns, names });
+    const pairs = (refs: Awaited<ReturnType<typeof referrers>>) => refs.map((r) => [r.from.name, r.to.name]);
+    const a = await storage.transact((tx) => tx.create(key('ra', ns), obj('ra'), { folder: '', references: [to('x'), to('y'), to('x')] }));
+    await storage.transact((tx) => tx.create(key('rb', ns), obj('rb'), { folder: '', references: [to('x')] }));
+    expect(pairs(await referrers(['x', 'y', 'z']))).toEqual([['ra', 'x'], ['rb', 'x'], ['ra', 'y']]);
+    // Another namespace and another target type are other references.
+    expect(await storage.referrers({ ...OTHER, namespace: 'default', names: ['x'] })).toEqual([]);
+    expect(await storage.referrers({ ...T, namespace: ns, names: ['x'] })).toEqual([]);
+    // An update replaces them; one without `references` leaves them.
+    const a2 = await storage.transact((tx) => tx.update(key('ra', ns), obj('ra', { labels: { v: '2' } }), a.resourceVersion, { folder: '', references: [to('z')] }));
+    await storage.transact((tx) => tx.update(key('ra', ns), obj('ra'), a2.resourceVersion, { folder: '' }));
+    expect(pairs(await referrers(['x', 'y', 'z']))).toEqual([['rb', 'x'], ['ra', 'z']]);
+    // A transaction sees its own writes; a failed one leaves nothing.
+    await expect(
+      storage.transact(async (tx) => {
+        await tx.delete(key('rb', ns));
+        expect(await referrers(['x'], tx)).toEqual([]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(pairs(await referrers(['x']))).toEqual([['rb', 'x']]);
+    await storage.transact((tx) => tx.delete(key('rb', ns)));
+    expect(pairs(await referrers(['x', 'y', 'z']))).toEqual([['ra', 'z']]);
+  });
+
   test('internal ids are never handed out twice; a reserved id moves the sequence past it', async () => {
     const I = { group: 'test.svc.app', resource: 'numbered' };
     await storage.registerTypes([I]);
