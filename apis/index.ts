@@ -5,6 +5,7 @@ import { dashboardKind } from './dashboard.svc.app/v1beta1/dashboard';
 import { correlationKind } from './correlation.svc.app/v1beta1/correlation';
 import { dataSourceKind } from './datasource.svc.app/v1beta1/datasource';
 import { folderKind } from './folder.svc.app/v1beta1/folder';
+import { libraryPanelKind } from './dashboard.svc.app/v1beta1/librarypanel';
 import { lastSeenKind } from './iam.svc.app/v0alpha1/lastseen';
 import { loginAttemptKind } from './iam.svc.app/v0alpha1/loginattempt';
 import { orgKind } from './iam.svc.app/v0alpha1/org';
@@ -31,6 +32,7 @@ export {
   dataSourceKind,
   folderKind,
   lastSeenKind,
+  libraryPanelKind,
   loginAttemptKind,
   orgKind,
   orgMemberKind,
@@ -49,7 +51,7 @@ export {
 };
 
 /** Every kind the server serves. Adding a kind is its folder plus one line here. */
-export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind), anyKind(dataSourceKind), anyKind(correlationKind), anyKind(snapshotKind)];
+export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind), anyKind(dataSourceKind), anyKind(correlationKind), anyKind(snapshotKind), anyKind(libraryPanelKind)];
 
 /**
  * The kinds not (yet) served under /apis, whose clients are the legacy /api endpoints: the identity kinds (users,

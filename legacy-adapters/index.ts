@@ -3,6 +3,7 @@ import { correlationsArea } from './correlations';
 import { dashboardsArea } from './dashboards';
 import { dataSourcesArea } from './datasources';
 import { foldersArea } from './folders';
+import { libraryElementsArea } from './library-elements';
 import { orgsArea } from './orgs';
 import { permissionsArea } from './permissions';
 import { playlistsArea } from './playlists';
@@ -38,6 +39,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   correlationsArea,
   dataSourcesArea,
   snapshotsArea,
+  libraryElementsArea,
 ];
 
 export { type AdapterDeps, isPublicApiRoute, legacyRouter, type LegacyArea, type LegacyRoute, routeName, servedRoutes } from './shared';

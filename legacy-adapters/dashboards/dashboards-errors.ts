@@ -29,6 +29,8 @@ function fromInvalid(err: StatusError): StatusError {
   if (title) return emptyTitle();
   const name = causes.find((c) => c.field === 'metadata.name' || c.field === 'metadata.generateName');
   if (name) return StatusError.badRequest(name.message.startsWith('Too long') ? 'uid too long, max 40 characters' : 'uid contains illegal characters');
+  const libraryPanel = causes.find((c) => c.field?.endsWith('.libraryPanel.uid'));
+  if (libraryPanel) return StatusError.badRequest(libraryPanel.message);
   const tags = causes.find((c) => c.field?.startsWith('spec.tags'));
   if (tags) return StatusError.badRequest(legacyCauseMessage(tags));
   return StatusError.badRequest(err.message);

@@ -141,6 +141,7 @@ test('every documented path is served: list and get answer on the real server', 
   await t.as.post('/apis/datasource.svc.app/v1beta1/namespaces/default/datasources').send({ metadata: { name: 'docs' }, spec: { name: 'Docs', type: 'svc-testdata-datasource' } });
   await t.as.post('/apis/correlation.svc.app/v1beta1/namespaces/default/correlations').send({ metadata: { name: 'docs' }, spec: { sourceUID: 'docs', config: { field: 'id', type: 'external', target: { url: 'https://example.com/${id}' } } } });
   await t.as.post('/apis/dashboard.svc.app/v1beta1/namespaces/default/snapshots').send({ metadata: { name: 'docs' }, spec: { name: 'Docs' } });
+  await t.as.post('/apis/dashboard.svc.app/v1beta1/namespaces/default/librarypanels').send({ metadata: { name: 'docs' }, spec: { name: 'Docs', kind: 1, model: {} } });
   for (const gv of Object.keys(await index())) {
     for (const [path, item] of Object.entries((await gvDoc(gv)).paths)) {
       if (!item.get) continue;

@@ -11,7 +11,7 @@ import { legacyAreas, routeName, servedRoutes } from '../../legacy-adapters';
 import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { loadConfig } from '../../pkg/config';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
-import { DASHBOARDS, DATASOURCES, FOLDERS, PLAYLISTS, SNAPSHOTS } from '../support/paths';
+import { DASHBOARDS, DATASOURCES, FOLDERS, LIBRARY_PANELS, PLAYLISTS, SNAPSHOTS } from '../support/paths';
 
 type Principal = 'anonymous' | 'viewer' | 'editor' | 'orgAdmin' | 'serverAdmin' | 'otherOrg';
 const PRINCIPALS: readonly Principal[] = ['anonymous', 'viewer', 'editor', 'orgAdmin', 'serverAdmin', 'otherOrg'];
@@ -70,11 +70,14 @@ async function dashboardId(n: string): Promise<string> {
 }
 
 const playlistSpec = { title: 'P', interval: '5m', items: [] };
+/** A library element of org 1 at the root (names are unique per folder). */
+const elementSpec = (n: string) => ({ name: `E ${n}`, kind: 1, model: { type: 'stat' } });
 const kinds = [
-  { plural: 'folders', collection: FOLDERS, spec: { title: 'F' } },
-  { plural: 'dashboards', collection: DASHBOARDS, spec: { title: 'D' } },
-  { plural: 'playlists', collection: PLAYLISTS, spec: playlistSpec },
-  { plural: 'snapshots', collection: SNAPSHOTS, spec: { name: 'S' } },
+  { plural: 'folders', collection: FOLDERS, spec: () => ({ title: 'F' }) },
+  { plural: 'dashboards', collection: DASHBOARDS, spec: () => ({ title: 'D' }) },
+  { plural: 'playlists', collection: PLAYLISTS, spec: () => playlistSpec },
+  { plural: 'snapshots', collection: SNAPSHOTS, spec: () => ({ name: 'S' }) },
+  { plural: 'librarypanels', collection: LIBRARY_PANELS, spec: elementSpec },
 ];
 /**
  * Snapshots: every member takes them (snapshots:create); one made by the server admin is its own (creator Admin),
@@ -91,14 +94,14 @@ const apisRows: Row[] = kinds.flatMap(({ plural, collection, spec }): Row[] => {
   { route: `GET ${APIS}`, call: () => ({ path: collection }), expect: orgRead() },
   // Across namespaces (kubectl get -A): each caller sees the orgs it belongs to, so another org's Admin gets 200 too.
   { route: 'GET /apis/:group/:version/:resource', call: () => ({ path: collection.replace(/\/namespaces\/[^/]+/, '') }), expect: signedIn() },
-  { route: `POST ${APIS}`, call: ({ n }) => ({ path: collection, body: { metadata: { name: n }, spec } }), expect: x('create', orgWrite(201)) },
+  { route: `POST ${APIS}`, call: ({ n }) => ({ path: collection, body: { metadata: { name: n }, spec: spec(n) } }), expect: x('create', orgWrite(201)) },
   // A member may delete its own snapshots: deleting the (no) matching ones is allowed to a Viewer too.
   { route: `DELETE ${APIS}`, call: () => ({ path: `${collection}?labelSelector=nothing-has-this` }), expect: x('create', orgWrite()) },
-  { route: `GET ${APIS}/:name`, call: ({ n }) => made(collection, n, spec).then((path) => ({ path })), expect: x('read', orgRead()) },
+  { route: `GET ${APIS}/:name`, call: ({ n }) => made(collection, n, spec(n)).then((path) => ({ path })), expect: x('read', orgRead()) },
   {
     route: `PUT ${APIS}/:name`,
     call: async ({ n }) => {
-      const path = await made(collection, n, spec);
+      const path = await made(collection, n, spec(n));
       const current = (await t.as.get(path)).body;
       return { path, body: { ...current, metadata: { ...current.metadata, labels: { changed: 'yes' } } } };
     },
@@ -106,12 +109,12 @@ const apisRows: Row[] = kinds.flatMap(({ plural, collection, spec }): Row[] => {
   },
   {
     route: `PATCH ${APIS}/:name`,
-    call: async ({ n }) => ({ path: await made(collection, n, spec), body: { metadata: { labels: { changed: 'yes' } } }, contentType: 'application/merge-patch+json' }),
+    call: async ({ n }) => ({ path: await made(collection, n, spec(n)), body: { metadata: { labels: { changed: 'yes' } } }, contentType: 'application/merge-patch+json' }),
     expect: x('write', orgWrite()),
   },
-  { route: `DELETE ${APIS}/:name`, call: async ({ n }) => ({ path: await made(collection, n, spec) }), expect: x('write', orgWrite()) },
+  { route: `DELETE ${APIS}/:name`, call: async ({ n }) => ({ path: await made(collection, n, spec(n)) }), expect: x('write', orgWrite()) },
   ...(plural === 'dashboards'
-    ? [{ route: `GET ${APIS}/:name/:subresource`, call: async ({ n }: { n: string }) => ({ path: `${await made(collection, n, spec)}/dto` }), expect: orgRead() }]
+    ? [{ route: `GET ${APIS}/:name/:subresource`, call: async ({ n }: { n: string }) => ({ path: `${await made(collection, n, spec(n))}/dto` }), expect: orgRead() }]
     : []),
   ];
 });
@@ -352,6 +355,18 @@ const ROWS: Row[] = [
   { route: 'DELETE /api/snapshots/:key', call: async () => ({ path: `/api/snapshots/${(await snapshot()).key}` }), expect: { ...orgAdmin(), otherOrg: 403 } },
   { route: 'GET /api/snapshots-delete/:deleteKey', call: async () => ({ path: `/api/snapshots-delete/${(await snapshot()).deleteKey}` }), expect: publicRoute() },
   { route: 'GET /api/snapshot/shared-options', call: () => ({ path: '/api/snapshot/shared-options' }), expect: orgRead() },
+  // Library elements at the root: Viewers read them (library.panels:read on the root), Editors write them.
+  { route: 'GET /api/library-elements', call: () => ({ path: '/api/library-elements?searchString=E' }), expect: orgRead() },
+  { route: 'GET /api/library-elements/name/:name', call: async ({ n }) => ({ path: `/api/library-elements/name/${encodeURIComponent((await element(n)).name)}` }), expect: orgRead() },
+  { route: 'GET /api/library-elements/:uid', call: async ({ n }) => ({ path: `/api/library-elements/${(await element(n)).uid}` }), expect: orgRead() },
+  { route: 'GET /api/library-elements/:uid/connections', call: async ({ n }) => ({ path: `/api/library-elements/${(await element(n)).uid}/connections` }), expect: orgRead() },
+  { route: 'POST /api/library-elements', call: ({ n }) => ({ path: '/api/library-elements', body: { uid: n, ...elementSpec(n) } }), expect: orgWrite() },
+  {
+    route: 'PATCH /api/library-elements/:uid',
+    call: async ({ n }) => ({ path: `/api/library-elements/${(await element(n)).uid}`, body: { kind: 1, version: 1, name: `${n} renamed` } }),
+    expect: orgWrite(),
+  },
+  { route: 'DELETE /api/library-elements/:uid', call: async ({ n }) => ({ path: `/api/library-elements/${(await element(n)).uid}` }), expect: orgWrite() },
 ];
 
 /** A fresh snapshot of org 1, taken by the server admin: its keys. */
@@ -363,6 +378,12 @@ async function snapshot(): Promise<{ key: string; deleteKey: string }> {
 
 /** A fresh playlist of org 1, made by the server admin: its uid. */
 const playlist = async (uid: string) => (await made(PLAYLISTS, uid, playlistSpec)).split('/').pop()!;
+
+/** A fresh library element of org 1 at the root, made by the server admin through /apis. */
+async function element(n: string): Promise<{ uid: string; name: string }> {
+  await made(LIBRARY_PANELS, n, elementSpec(n));
+  return { uid: n, name: elementSpec(n).name };
+}
 
 /** A fresh dashboard of org 1, at the root, made by the server admin: its uid. */
 async function dashboard(uid: string): Promise<string> {

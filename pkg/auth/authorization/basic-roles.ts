@@ -13,11 +13,9 @@ import type { OrgRole, Permission } from './permissions';
  * receives (see `defaultPermissionItems`), which an admin can take away per folder; only Admin reads everything.
  * Lines marked "ours" have no RBAC action in the anchor, which guards those endpoints with an org-role check.
  *
- * The grants on served kinds (folders, dashboards, playlists, data sources) are not listed here: each kind declares them
+ * The grants on served kinds (folders, dashboards, playlists, data sources, library panels) are not listed here: each kind declares them
  * (`access.roles` of its registration), and they are added to each role below.
  */
-
-const GENERAL = 'folders:uid:general';
 
 /** basic:viewer */
 const VIEWER: readonly Grant[] = [
@@ -27,14 +25,10 @@ const VIEWER: readonly Grant[] = [
   ['orgs:read', ''], // fixed:organization:reader
   ['orgs.quotas:read', ''],
   ['snapshots:read', ''], // fixed:snapshots:reader
-  ['library.panels:read', GENERAL], // fixed:library.panels:general.reader
 ];
 
 /** basic:editor, on top of Viewer */
 const EDITOR: readonly Grant[] = [
-  ['library.panels:create', GENERAL], // fixed:library.panels:general.writer
-  ['library.panels:write', GENERAL],
-  ['library.panels:delete', GENERAL],
   ['snapshots:create', ''], // fixed:snapshots:creator
   ['snapshots:delete', ''], // fixed:snapshots:deleter
   ['datasources:explore', ''], // fixed:datasources:explorer
@@ -42,11 +36,6 @@ const EDITOR: readonly Grant[] = [
 
 /** basic:admin, on top of Editor */
 const ADMIN: readonly Grant[] = [
-  // fixed:library.panels:writer
-  ['library.panels:read', 'folders:*'],
-  ['library.panels:create', 'folders:*'],
-  ['library.panels:write', 'folders:*'],
-  ['library.panels:delete', 'folders:*'],
   // fixed:organization:writer
   ['orgs:write', ''],
   ['orgs.preferences:read', ''],

@@ -1,6 +1,7 @@
 import type { KindStrategy, Resource } from '../../../../pkg/meta';
 import type { DashboardSpec } from './dashboard-schema';
 import { raisedRefresh } from './dashboard-refresh';
+import { LibraryPanelMessages, libraryPanelsWithoutUid } from '../librarypanel';
 
 /** The setting (from `dashboards.min_refresh_interval`) naming the shortest refresh a dashboard may keep. */
 export const MIN_REFRESH_INTERVAL = 'minRefreshInterval';
@@ -20,6 +21,8 @@ function dropMirrors(obj: Resource<DashboardSpec>): void {
 export const dashboardStrategy: KindStrategy<DashboardSpec> = {
   prepareForCreate: dropMirrors,
   prepareForUpdate: dropMirrors,
+  // A panel naming a library panel must name it by uid (its connections are derived from it).
+  validate: (obj) => libraryPanelsWithoutUid(obj.spec).map((field) => ({ field, reason: 'FieldValueRequired', message: LibraryPanelMessages.missingUid })),
   // Here, not in an API, so that /apis writes (create, update, patches, apply) and the legacy save all raise it.
   canonicalize(obj, settings) {
     const min = settings[MIN_REFRESH_INTERVAL];

@@ -2,6 +2,7 @@ import { CREATOR_ADMIN_ROLES_AT_ROOT, type KindRegistration } from '../../../../
 import { type DashboardSpec, dashboardSpecSchema } from './dashboard-schema';
 import { dashboardStrategy } from './dashboard-strategy';
 import { dashboardDto } from './dashboard-dto';
+import { libraryPanelConnections, libraryPanelKind } from '../librarypanel';
 
 export { MIN_REFRESH_INTERVAL } from './dashboard-strategy';
 
@@ -42,4 +43,6 @@ export const dashboardKind = {
   search: { title: (d) => d.spec.title, tags: (d) => d.spec.tags ?? [] },
   printerColumns: [{ name: 'Title', type: 'string', jsonPath: '.spec.title' }],
   subresources: [dashboardDto],
+  // Its connections to the library panels its panels use, kept with every write and delete of it.
+  references: [libraryPanelConnections(libraryPanelKind)],
 } satisfies KindRegistration<DashboardSpec>;

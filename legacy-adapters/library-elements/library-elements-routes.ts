@@ -1,0 +1,206 @@
+import type { Request, Response } from 'express';
+import { dashboardKind as typedDashboardKind, folderKind as typedFolderKind, libraryPanelKind as typedLibraryPanelKind } from '../../apis';
+import { randomUid } from '../../pkg/auth/identity/identity-directory';
+import { notFoundAsUndefined, StatusError } from '../../pkg/errors';
+import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
+import type { RequestContext } from '../../pkg/registry';
+import { requestContext } from '../shared/request-context';
+import type { AdapterDeps } from '../shared';
+import { avatarUrl } from '../users/users-conversions';
+import {
+  type ElementContext,
+  type FolderChoice,
+  folderUidOf,
+  LibraryElementMessages,
+  legacyIdOf,
+  type MetaUser,
+  NO_USER,
+  parseCreateCommand,
+  parseElementSearch,
+  parsePatchCommand,
+  searchElements,
+  toConnectionDTO,
+  toElementDTO,
+  toNewElement,
+  toPatchedElement,
+} from './library-elements-conversions';
+
+const ELEMENTS = anyKind(typedLibraryPanelKind);
+const DASHBOARDS = anyKind(typedDashboardKind);
+const FOLDERS = anyKind(typedFolderKind);
+
+/** Lists are read through the registry in pages of this many. */
+const PAGE = 500;
+
+const GENERAL_FOLDER = { id: 0, uid: '', title: 'General' };
+
+/**
+ * One request's view of library elements: the registry called as the caller, and the anchor's DTOs built with the
+ * folders, users and connections they show, each looked up once per request.
+ */
+class ElementView {
+  readonly ctx: RequestContext;
+  private readonly folders = new Map<string, Promise<ElementContext['folder']>>();
+  private readonly users = new Map<string, Promise<MetaUser>>();
+
+  constructor(
+    req: Request,
+    private readonly deps: AdapterDeps,
+  ) {
+    this.ctx = requestContext(req, deps.registry);
+  }
+
+  /** Every element the caller may read. */
+  async all(): Promise<Resource[]> {
+    const out: Resource[] = [];
+    let next: string | undefined;
+    do {
+      const page = await this.deps.registry.list(this.ctx, ELEMENTS, { limit: PAGE, continue: next });
+      out.push(...page.items);
+      next = page.metadata.continue;
+    } while (next);
+    return out;
+  }
+
+  /** The folder a command names, as a uid ('' = the root; undefined: none named). A deprecated id must name a folder the caller reads. */
+  async folderUid(choice: FolderChoice): Promise<string | undefined> {
+    if (!choice || 'uid' in choice) return choice?.uid;
+    const page = await this.deps.registry.list(this.ctx, FOLDERS, { labelSelector: `${Labels.deprecatedInternalID}=${choice.id}`, limit: 1 });
+    if (!page.items[0]) throw StatusError.badRequest(LibraryElementMessages.folderNotFound);
+    return page.items[0].metadata.name;
+  }
+
+  /** The uids of the folders numbered `ids` the caller may read (0 = the root). */
+  async folderUidsOf(ids: readonly number[]): Promise<string[]> {
+    const named = ids.filter((id) => id > 0);
+    const uids = ids.includes(0) ? [''] : [];
+    if (!named.length) return uids;
+    const page = await this.deps.registry.list(this.ctx, FOLDERS, { labelSelector: `${Labels.deprecatedInternalID} in (${named.join(',')})` });
+    return [...uids, ...page.items.map((f) => f.metadata.name)];
+  }
+
+  /** The DTOs of `elements`, in their order, with their connections counted in one read. */
+  async dtos(elements: readonly Resource[]) {
+    const references = await this.deps.registry.referrers(this.ctx, ELEMENTS, elements.map((e) => e.metadata.name));
+    const count = (name: string) => references.filter((r) => r.to.name === name).length;
+    const orgId = this.deps.registry.namespaces.orgIdOf(this.ctx.namespace) ?? 0;
+    return Promise.all(
+      elements.map(async (e) => {
+        const { [Annotations.createdBy]: creator = '', [Annotations.updatedBy]: updater = creator } = e.metadata.annotations ?? {};
+        const [folder, createdBy, updatedBy] = await Promise.all([this.folder(folderUidOf(e)), this.user(creator), this.user(updater)]);
+        return toElementDTO(e, { orgId, folder, connectedDashboards: count(e.metadata.name), createdBy, updatedBy });
+      }),
+    );
+  }
+
+  async dto(element: Resource) {
+    return (await this.dtos([element]))[0];
+  }
+
+  /** The folder an element shows: one the caller may not read by its uid alone. */
+  folder(uid: string): Promise<ElementContext['folder']> {
+    if (!uid) return Promise.resolve(GENERAL_FOLDER);
+    let found = this.folders.get(uid);
+    if (!found) {
+      found = this.deps.registry.get(this.ctx, FOLDERS, uid).then(
+        (f) => ({ id: legacyIdOf(f), uid, title: String(f.spec.title ?? '') }),
+        (err: unknown) => {
+          if (err instanceof StatusError && (err.code === 403 || err.code === 404)) return { id: 0, uid, title: '' };
+          throw err;
+        },
+      );
+      this.folders.set(uid, found);
+    }
+    return found;
+  }
+
+  /** `{id, name, avatarUrl}` of a stored identity (`user:<uid>`); anyone else shows empty. */
+  user(identity: string): Promise<MetaUser> {
+    let found = this.users.get(identity);
+    if (!found) {
+      found = identity.startsWith('user:')
+        ? this.deps.users.userByUid(identity.slice('user:'.length)).then((u) => (u ? { id: u.id, name: u.login, avatarUrl: avatarUrl(u.email) } : NO_USER))
+        : Promise.resolve(NO_USER);
+      this.users.set(identity, found);
+    }
+    return found;
+  }
+}
+
+/**
+ * The legacy library element API (spec §4.6) as a client of the LibraryPanel kind: each route binds the legacy
+ * body, calls the registry as the caller (its folder rules, unique names, versions, numeric ids, permissions and
+ * connections apply as under /apis) and answers the anchor's `{result: ...}` records.
+ */
+const view = (req: Request, deps: AdapterDeps) => new ElementView(req, deps);
+
+export async function searchLibraryElements(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const v = view(req, deps);
+  const q = parseElementSearch(req.query as Record<string, unknown>);
+  const folderUids = q.folderIds ? await v.folderUidsOf(q.folderIds) : q.folderUids;
+  const { totalCount, page } = searchElements(await v.all(), { ...q, folderUids });
+  res.json({ result: { totalCount, elements: await v.dtos(page), page: q.page, perPage: q.perPage } });
+}
+
+export async function getLibraryElement(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const v = view(req, deps);
+  res.json({ result: await v.dto(await deps.registry.get(v.ctx, ELEMENTS, String(req.params.uid))) });
+}
+
+export async function getLibraryElementsByName(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const v = view(req, deps);
+  const name = String(req.params.name);
+  const found = (await v.all()).filter((e) => e.spec.name === name);
+  if (!found.length) throw new StatusError(404, 'NotFound', LibraryElementMessages.notFound);
+  res.json({ result: await v.dtos(found) });
+}
+
+export async function getLibraryElementConnections(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const v = view(req, deps);
+  const element = await deps.registry.get(v.ctx, ELEMENTS, String(req.params.uid));
+  const references = await deps.registry.referrers(v.ctx, ELEMENTS, [element.metadata.name]);
+  const dashboards = references.filter((r) => r.from.group === DASHBOARDS.group && r.from.resource === DASHBOARDS.plural);
+  // Dashboards the caller may not read are not shown (the count in `meta` still has them); one deleted since is gone.
+  const connections = await Promise.all(
+    dashboards.map(async (r) => {
+      const dashboard = await deps.registry.get(v.ctx, DASHBOARDS, r.from.name).catch(hiddenAsUndefined);
+      if (!dashboard) return undefined;
+      const by = dashboard.metadata.annotations?.[Annotations.updatedBy] ?? dashboard.metadata.annotations?.[Annotations.createdBy] ?? '';
+      return toConnectionDTO(element, dashboard, await v.user(by));
+    }),
+  );
+  res.json({ result: connections.filter((c) => c !== undefined) });
+}
+
+export async function createLibraryElement(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const v = view(req, deps);
+  const cmd = parseCreateCommand(req.body);
+  const folderUid = (await v.folderUid(cmd.folder)) ?? '';
+  const created = await deps.registry.create(v.ctx, ELEMENTS, toNewElement(cmd, cmd.uid ?? randomUid(), folderUid));
+  res.json({ result: await v.dto(created) });
+}
+
+export async function patchLibraryElement(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const v = view(req, deps);
+  const uid = String(req.params.uid);
+  const cmd = parsePatchCommand(req.body);
+  if (cmd.uid !== undefined && cmd.uid !== uid) throw StatusError.badRequest(LibraryElementMessages.uidChange);
+  const folderUid = await v.folderUid(cmd.folder);
+  // The version is checked in the registry's locked read-modify-write: a change between read and write is still a 412.
+  const patched = await deps.registry.patch(v.ctx, ELEMENTS, uid, (current) => toPatchedElement(current, cmd, folderUid), { expectedGeneration: cmd.version });
+  res.json({ result: await v.dto(patched) });
+}
+
+export async function deleteLibraryElement(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const v = view(req, deps);
+  const uid = String(req.params.uid);
+  const element = await deps.registry.get(v.ctx, ELEMENTS, uid);
+  // Refused (403 "the library element has connections") while a dashboard uses it, in the delete's transaction.
+  await deps.registry.delete(v.ctx, ELEMENTS, uid, { preconditions: { uid: element.metadata.uid } });
+  res.json({ message: LibraryElementMessages.deleted, id: legacyIdOf(element) });
+}
+
+function hiddenAsUndefined(err: unknown): undefined {
+  if (err instanceof StatusError && err.code === 403) return undefined;
+  return notFoundAsUndefined(err);
+}
