@@ -150,6 +150,8 @@ async function deleteWatched(dashboard: string, elementUid: string, remove: () =
       const refs: Reference[] = await t.registry.referrers(SYSTEM_CTX, ELEMENTS, [elementUid]);
       if (gone && refs.some((r) => r.from.name === dashboard)) orphanSeen = true;
       reads++;
+      // The embedded database has one connection: leave the delete its turn.
+      await new Promise((resolve) => setTimeout(resolve, 2));
     }
   })();
   await remove();
