@@ -1,8 +1,7 @@
 import type { Request, Response } from 'express';
 import { dashboardKind as typedDashboardKind, folderKind as typedFolderKind, libraryPanelKind as typedLibraryPanelKind } from '../../apis';
-import { randomUid } from '../../pkg/auth/identity/identity-directory';
 import { notFoundAsUndefined, StatusError } from '../../pkg/errors';
-import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
+import { Annotations, anyKind, Labels, randomUid, type Resource } from '../../pkg/meta';
 import type { RequestContext } from '../../pkg/registry';
 import { requestContext } from '../shared/request-context';
 import type { AdapterDeps } from '../shared';
