@@ -2,6 +2,7 @@ import { accessControlArea } from './access-control';
 import { correlationsArea } from './correlations';
 import { dashboardsArea } from './dashboards';
 import { dataSourcesArea } from './datasources';
+import { encryptionArea } from './encryption';
 import { foldersArea } from './folders';
 import { libraryElementsArea } from './library-elements';
 import { orgsArea } from './orgs';
@@ -40,6 +41,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   dataSourcesArea,
   snapshotsArea,
   libraryElementsArea,
+  encryptionArea,
 ];
 
 export { type AdapterDeps, isPublicApiRoute, legacyRouter, type LegacyArea, type LegacyRoute, routeName, servedRoutes } from './shared';

@@ -43,7 +43,11 @@ export function unknownFields(kind: KindRegistration, body: unknown): UnknownFie
     } else if (k === 'spec' && !kind.preserveUnknownFields) pruned.spec = walk(kind.specSchema, v, 'spec', paths);
     else pruned[k] = v;
   }
-  return { paths: paths.sort(), pruned };
+  // An answer's `reportAs` maps (secureValues) sent back are ignored by the registry, not unknown: a client that
+  // writes back what it read must not be refused under fieldValidation=Strict.
+  const reported = (kind.secureValues ?? []).map((s) => s.reportAs);
+  const known = (p: string) => reported.some((r) => p === r || p.startsWith(`${r}.`));
+  return { paths: paths.filter((p) => !known(p)).sort(), pruned };
 }
 
 /** Walks `value` along `schema`, collecting undeclared members; returns the value without them. */

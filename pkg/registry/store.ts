@@ -14,16 +14,16 @@ import { generateName, generateNameProblem, nameProblem } from './names';
 import { clientAnnotations, newFinalizersProblem, nonEmpty, nonEmptyList, type ParsedBody, parseBody, toResource } from './object-meta';
 import { parseFieldSelector, parseLabelSelector } from './selectors';
 import { searchFieldsOf, type SearchRequest, type SearchResult, searchVisible } from './search';
-import { historyValueOf } from './secret-fields';
+import { historyValueOf, redactsHistory } from './secret-fields';
 import { toStatusError } from './storage-errors';
 import { storedUniqueKeys, uniqueKeysOf } from './unique';
 import type { WatchAccess } from './watch-visibility';
 import type { Namespaces } from './namespaces';
 import { causesFromZod } from './zod-causes';
 import { dependentsOf } from './cascades';
-import type { SecureValueCipher } from './secure-values';
 import { flagHolders, takeFirstFlags } from './exclusive';
 import { checkReferences, referenceTargetsOf, refuseReferenced } from './references';
+import { dropReported, presentSecureValues, recryptedValue, type Seal, sealSecureValues, type SecureValueCipher, secureValueCauses, storedSecureMap } from './secure-values';
 
 export interface RegistryOptions {
   nestedFolders: boolean;
@@ -74,6 +74,7 @@ export class Registry {
   private readonly folders: FolderRules;
   private readonly versionsToKeep: Readonly<Record<string, number>>;
   private readonly kindSettings: Readonly<Record<string, KindSettings>>;
+  private readonly secrets?: SecureValueCipher;
   /** The naming of organizations in this server's data. */
   readonly namespaces: Namespaces;
 
@@ -87,6 +88,12 @@ export class Registry {
     this.versionsToKeep = options.versionsToKeep ?? {};
     this.kindSettings = options.kindSettings ?? {};
     this.namespaces = options.namespaces;
+    this.secrets = options.secrets;
+  }
+
+  /** The encrypter a write of `kind` seals its secure values with (loaded before its transaction), if it has any. */
+  private async sealerFor(kind: KindRegistration): Promise<Seal | undefined> {
+    return kind.secureValues?.length && this.secrets ? this.secrets.sealer() : undefined;
   }
 
   private settingsOf(kind: KindRegistration): KindSettings {
@@ -186,11 +193,65 @@ export class Registry {
   }
 
   /**
+   * The clear secure values of an object ({@link KindRegistration.secureValues}), by key (no access check): for server
+   * code that uses them (a proxy, a query). Several declared maps are merged.
+   *
+   * @example await registry.secureValues(dataSourceKind, 'default', 'prom') // { password: 's3cret' }
+   */
+  async secureValues(kind: KindRegistration, namespace: string, name: string): Promise<Record<string, string>> {
+    const stored = await this.call(kind, name, () => this.storage.get({ ...typeOf(kind), namespace, name }));
+    if (!stored) throw StatusError.notFound(gr(kind), name);
+    const out: Record<string, string> = {};
+    for (const { path } of kind.secureValues ?? []) {
+      for (const [key, ciphertext] of Object.entries(storedSecureMap(stored.value, path))) {
+        if (!this.secrets) throw new Error(`${kind.kind} ${path}: no encryption configured (RegistryOptions.secrets)`);
+        out[key] = await this.secrets.decrypt(ciphertext);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Rewrites every stored secure value of every kind of this registry through `recrypt` (the secrets service's
+   * re-encryption and rollback): one object at a time, each in its own transaction, so an interruption leaves
+   * each object wholly in its old or its new form, both readable. A rewrite is a write (a new resourceVersion and a
+   * MODIFIED event showing the same object), so that a stored value never changes under a resourceVersion that
+   * caches and history already hold. Answers how many values were rewritten.
+   */
+  async recryptSecrets(recrypt: (ciphertext: string) => Promise<string>): Promise<number> {
+    let rewritten = 0;
+    for (const kind of this.kinds.filter((k) => k.secureValues?.length)) {
+      const page = await this.call(kind, '', () => this.storage.list({ ...typeOf(kind), namespace: '', everyNamespace: true }));
+      for (const { key } of page.items) rewritten += await this.recryptObject(kind, key, recrypt);
+    }
+    return rewritten;
+  }
+
+  /** One object's secure values through `recrypt`, written if the object did not change meanwhile (else again). */
+  private async recryptObject(kind: KindRegistration, key: ResourceKey, recrypt: (ciphertext: string) => Promise<string>): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      const stored = await this.call(kind, key.name, () => this.storage.get(key));
+      // The ciphertexts are made outside the transaction: decrypting may read a data key from the database.
+      const next = stored && (await recryptedValue(kind, stored.value, recrypt));
+      if (!stored || !next) return 0;
+      const written = await this.transact(kind, key.name, async (tx) => {
+        await tx.lockTypes(this.updateLocks(kind));
+        const now = await tx.get(key);
+        if (now?.resourceVersion !== stored.resourceVersion) return false;
+        await tx.update(key, next.value, stored.resourceVersion, writeOptionsOf(kind, toResource({ ...stored, value: next.value })));
+        return true;
+      });
+      if (written) return next.rewritten;
+      if (attempt >= 10) throw StatusError.conflict(gr(kind), key.name, 'the object kept changing while its secure values were re-encrypted');
+    }
+  }
+
+  /**
    * A registry of other kinds kept beside this one's objects: the same storage and namespaces (stars beside the
    * dashboards they point at).
    */
   companion(kinds: readonly KindRegistration[]): Registry {
-    return new Registry(this.storage, kinds, { nestedFolders: false, namespaces: this.namespaces });
+    return new Registry(this.storage, kinds, { nestedFolders: false, namespaces: this.namespaces, secrets: this.secrets });
   }
 
   /** The kind served at /apis/<group>/<version>/.../<plural>, if any. */
@@ -280,10 +341,10 @@ export class Registry {
     // kube names no object in a refused create.
     if (access) await access.require('create', access.createTarget(input.metadata.annotations?.[Annotations.folder] ?? ''), '');
     // The objects it references are checked in the transaction, as the caller (see checkReferences).
-    const trail: Trail = { gate: access?.gate(), ctx };
+    const trail: Trail = { gate: access?.gate(), ctx, seal: await this.sealerFor(kind) };
     for (let attempt = 1; ; attempt++) {
       // A kind named by its numeric id gets its name in the transaction (see insert).
-      const obj = this.newObject(ctx, kind, requested ?? (prefix ? generateName(prefix) : ''), input);
+      const obj = this.newObject(ctx, kind, requested ?? (prefix ? generateName(prefix) : ''), input, undefined, trail.seal);
       const write = () =>
         this.transact(kind, obj.metadata.name, async (tx) => {
           await tx.lockTypes([typeOf(kind)]);
@@ -357,7 +418,7 @@ export class Registry {
         if (!stored) {
           checkCreatable(kind, { ...input, metadata: { ...input.metadata, name } });
           const created = apply(undefined, []);
-          const obj = this.newObject(ctx, kind, name, created.input, created.managedFields);
+          const obj = this.newObject(ctx, kind, name, created.input, created.managedFields, trail.seal);
           trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj)), '');
           const object = await this.insert(tx, ctx, kind, obj, opts, trail);
           if (trail.gate && !opts.dryRun) await trail.gate.access.created(object, tx);
@@ -398,7 +459,7 @@ export class Registry {
         }
         const input = parse(undefined);
         checkCreatable(kind, { ...input, metadata: { ...input.metadata, name } });
-        const obj = this.newObject(ctx, kind, name, input);
+        const obj = this.newObject(ctx, kind, name, input, undefined, trail.seal);
         trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj)), '');
         const object = await this.insert(tx, ctx, kind, obj, opts, trail);
         if (trail.gate && !opts.dryRun) await trail.gate.access.created(object, tx);
@@ -507,7 +568,7 @@ export class Registry {
     write: (trail: Trail) => Promise<T>,
   ): Promise<T> {
     const gate = KindAccess.of(ctx, kind)?.gate();
-    const trail: Trail = { gate, ctx };
+    const trail: Trail = { gate, ctx, seal: await this.sealerFor(kind) };
     if (!gate) return write(trail);
     const stored = name ? await this.call(kind, name, () => this.storage.get(this.key(ctx, kind, name))) : undefined;
     await prepare(gate, stored ? toResource(stored) : undefined);
@@ -562,7 +623,7 @@ export class Registry {
     }
     const { input, expected, managedFields } = produce(this.decorate(kind, structuredClone(current)), stored.resourceVersion);
     if (expected !== stored.resourceVersion) throw toStatusError(new StorageError('Conflict', stored.key, 'stale'), kind, stored.key.name);
-    const next = this.nextObject(ctx, kind, current, input, managedFields);
+    const next = this.nextObject(ctx, kind, current, input, managedFields, trail.seal);
     if (!next) return this.decorate(kind, current);
     // Moving to another folder is creating there.
     if (gate && folderOf(next) !== folderOf(current)) gate.require('create', gate.access.createTarget(folderOf(next)), stored.key.name);
@@ -616,7 +677,7 @@ export class Registry {
   /** Deletes now; history records `finalValue` (default: the stored value), without the kind's secret fields. */
   private async removeNow(tx: StorageTx, kind: KindRegistration, key: ResourceKey, expected: number, trail: Trail, finalValue?: Resource): Promise<StoredObject> {
     const contents = kind.isFolder ? await deleteFolderContents(tx, kind, this.kinds, key.namespace, key.name) : [];
-    const final = finalValue ? forStorage(finalValue) : kind.secretFields?.length ? (await tx.get(key))?.value : undefined;
+    const final = finalValue ? forStorage(finalValue) : redactsHistory(kind) ? (await tx.get(key))?.value : undefined;
     const deleted = await tx.delete(key, expected, final && (historyValueOf(kind, final) ?? final));
     // Their permissions go with them, in the same transaction (a folder's contents too).
     await this.removedHook(tx, trail.ctx, [...contents, { kind, object: toResource(deleted) }]);
@@ -641,7 +702,7 @@ export class Registry {
    * A new object from a create request: system fields set here, then the kind's hooks. `applied` are the
    * managedFields of a server-side apply; other creates are Update operations of `ctx.fieldManager`.
    */
-  private newObject(ctx: RequestContext, kind: KindRegistration, name: string, input: ParsedBody, applied?: ManagedFieldsEntry[]): Resource {
+  private newObject(ctx: RequestContext, kind: KindRegistration, name: string, input: ParsedBody, applied?: ManagedFieldsEntry[], seal?: Seal): Resource {
     const now = timestamp();
     const obj: Resource = {
       apiVersion: apiVersion(kind),
@@ -662,9 +723,11 @@ export class Registry {
       status: {},
     };
     withoutUndefined(obj.metadata);
+    dropReported(kind, obj);
     kind.strategy?.prepareForCreate?.(obj);
-    this.validate(kind, obj);
+    this.validate(kind, obj, undefined, secureValueCauses(kind, obj));
     kind.strategy?.canonicalize?.(obj, this.settingsOf(kind));
+    sealSecureValues(kind, obj, undefined, seal);
     obj.metadata.managedFields =
       applied ??
       updateManagedFields({
@@ -683,7 +746,7 @@ export class Registry {
    * written). `applied` are the managedFields of a server-side apply; otherwise the write is an Update operation
    * starting from the request's managedFields when it carries usable ones (managedFieldsFromRequest).
    */
-  private nextObject(ctx: RequestContext, kind: KindRegistration, current: Resource, input: ParsedBody, applied?: ManagedFieldsEntry[]): Resource | undefined {
+  private nextObject(ctx: RequestContext, kind: KindRegistration, current: Resource, input: ParsedBody, applied?: ManagedFieldsEntry[], seal?: Seal): Resource | undefined {
     const system = Object.fromEntries(
       [Annotations.createdBy, Annotations.updatedBy, Annotations.updatedTimestamp].flatMap((k) =>
         current.metadata.annotations?.[k] !== undefined ? [[k, current.metadata.annotations[k]]] : [],
@@ -703,10 +766,12 @@ export class Registry {
       status: current.status,
     };
     withoutUndefined(obj.metadata);
+    dropReported(kind, obj);
     kind.strategy?.prepareForUpdate?.(obj, current);
     const forbidden = current.metadata.deletionTimestamp ? newFinalizersProblem(obj.metadata.finalizers, current.metadata.finalizers) : undefined;
-    this.validate(kind, obj, current, forbidden ? [forbidden] : []);
+    this.validate(kind, obj, current, [...(forbidden ? [forbidden] : []), ...secureValueCauses(kind, obj)]);
     kind.strategy?.canonicalize?.(obj, this.settingsOf(kind));
+    sealSecureValues(kind, obj, current, seal);
     if (!jsonEqual(obj.spec, current.spec)) obj.metadata.generation = current.metadata.generation + 1;
 
     const now = timestamp();
@@ -736,7 +801,11 @@ export class Registry {
     const unstorable = spec ?? jsonProblem(obj.metadata.annotations ?? {}, { path: 'metadata.annotations', depth: 3 });
     if (unstorable) throw StatusError.invalid(kind, obj.metadata.name, [{ field: unstorable.path, message: unstorable.message }]);
     const parsed = kind.specSchema.safeParse(obj.spec, { reportInput: true });
-    const causes: StatusCause[] = [...metaCauses, ...(parsed.success ? [] : causesFromZod(parsed.error, 'spec'))];
+    // A secure value is never shown, and a cause the registry gave its field already is not repeated.
+    const secure = (kind.secureValues ?? []).map((v) => v.path);
+    const given = new Set(metaCauses.map((c) => c.field));
+    const schemaCauses = parsed.success ? [] : causesFromZod(parsed.error, 'spec', secure).filter((c) => !given.has(c.field));
+    const causes: StatusCause[] = [...metaCauses, ...schemaCauses];
     if (parsed.success) {
       obj.spec = parsed.data as JsonObject;
       causes.push(...(kind.strategy?.validate?.(obj, old) ?? []));
@@ -807,6 +876,8 @@ export class Registry {
   }
 
   private decorate(kind: KindRegistration, obj: Resource): Resource {
+    // No answer carries a secure value, not even encrypted.
+    presentSecureValues(kind, obj);
     kind.strategy?.decorate?.(obj);
     return obj;
   }
@@ -828,6 +899,8 @@ export class Registry {
 interface Trail {
   gate?: WriteGate;
   ctx: RequestContext;
+  /** The encrypter of the kind's secure values, loaded before the transaction. */
+  seal?: Seal;
 }
 
 /** An update needs write on the object, and create in the folder it moves to. */

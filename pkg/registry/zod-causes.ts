@@ -1,8 +1,11 @@
 import type { z } from 'zod';
 import type { StatusCause } from '../errors';
 
-/** zod issues as Kubernetes field causes: `spec.title: Required value`, `spec.items[0].type: Invalid value: ...`. */
-export function causesFromZod(error: z.ZodError, prefix: string): StatusCause[] {
+/**
+ * zod issues as Kubernetes field causes: `spec.title: Required value`, `spec.items[0].type: Invalid value: ...`.
+ * Values of fields at or below `hidden` paths (secrets) are not shown.
+ */
+export function causesFromZod(error: z.ZodError, prefix: string, hidden: readonly string[] = []): StatusCause[] {
   return error.issues.map((issue) => {
     const field = issue.path.reduce<string>(
       (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`),
@@ -22,7 +25,8 @@ export function causesFromZod(error: z.ZodError, prefix: string): StatusCause[] 
     if (issue.code === 'too_big' && issue.origin === 'array') {
       return { reason: 'FieldValueTooMany', field, message: `Too many: ${Array.isArray(input) ? input.length : '?'}: must have at most ${issue.maximum} items` };
     }
-    const shown = input === undefined ? '' : `${truncate(JSON.stringify(input))}: `;
+    const secret = hidden.some((h) => field === h || field.startsWith(`${h}.`) || h.startsWith(`${field}.`));
+    const shown = input === undefined || secret ? '' : `${truncate(JSON.stringify(input))}: `;
     return { reason: 'FieldValueInvalid', field, message: `Invalid value: ${shown}${issue.message}` };
   });
 }

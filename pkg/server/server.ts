@@ -72,7 +72,8 @@ export async function composeServer(config: Config, log: Logger, stored: Storage
   }
   const secrets = openSecrets(config.security, storage, options.namespaces);
   const registry = new Registry(storage, kinds, { ...options, secrets });
-
+  // reencrypt-secrets and rollback-secrets rewrite the kinds' secure values.
+  secrets.addHolder(registry);
   await registry.init();
   const compactor = new Compactor(storage, kinds, config.registry.history_window_seconds, log, options.versionsToKeep);
   return { registry, compactor, secrets, snapshotSweeper: new SnapshotSweeper(registry, log), ...createApp({ config, storage, registry, log, build, secrets }) };
