@@ -160,11 +160,15 @@ describe('expiry', () => {
 });
 
 describe('what the database holds', () => {
-  it('never the delete key', async () => {
+  it('never the delete key, nor the dashboard JSON in clear (encrypted at rest), which reads back by key', async () => {
     const snap = (await take({ dashboard: model({ title: 'Stored board' }) })).body;
     const text = await storedText(t, TYPE);
     expect(text).toContain(snap.key);
     expect(text).not.toContain(snap.deleteKey);
+    expect(text).not.toContain('Stored board');
+    expect(text).not.toContain('snapshotData');
+    const read = await t.anonymous.get(`/api/snapshots/${snap.key}`);
+    expect([read.status, read.body.dashboard?.title]).toEqual([200, 'Stored board']);
   });
 });
 
