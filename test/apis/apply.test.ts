@@ -5,7 +5,7 @@
  */
 import { allKinds } from '../../apis';
 import type { KindRegistration } from '../../pkg/meta';
-import { samplesOf } from '../conformance/kind-samples';
+import { createRequired, samplesOf } from '../conformance/kind-samples';
 import { startTestApp, type TestApp } from '../support/app';
 import { FOLDERS, PLAYLISTS } from '../support/paths';
 import { clientLabels } from '../support/labels';
@@ -36,6 +36,7 @@ describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as co
   const samples = samplesOf(kind);
   const base = `/apis/${kind.group}/${kind.version}/namespaces/default/${kind.plural}`;
   const config = (name: string, spec: unknown) => ({ apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, metadata: { name, labels: { app: 'x' } }, spec });
+  beforeAll(() => createRequired(kind, (path, body) => t.as.post(path).send(body)));
 
   test('apply creates the object (201), owned by the applier, and applies changes to it', async () => {
     const created = await apply(`${base}/ssa-1`, config('ssa-1', samples.spec('ssa-1')));

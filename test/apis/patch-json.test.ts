@@ -4,7 +4,7 @@
  */
 import { allKinds } from '../../apis';
 import type { KindRegistration } from '../../pkg/meta';
-import { samplesOf } from '../conformance/kind-samples';
+import { createRequired, samplesOf } from '../conformance/kind-samples';
 import { startTestApp, type TestApp } from '../support/app';
 import { PLAYLISTS } from '../support/paths';
 import { JSON_PATCH, MERGE_PATCH } from '../../pkg/patch';
@@ -24,6 +24,7 @@ describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as co
   const samples = samplesOf(kind);
   const base = `/apis/${kind.group}/${kind.version}/namespaces/default/${kind.plural}`;
   const staleCode = kind.plural === 'folders' ? 412 : 409;
+  beforeAll(() => createRequired(kind, (path, body) => t.as.post(path).send(body)));
   const create = async (name: string) => {
     const res = await t.as.post(base).send({ metadata: { name, labels: { a: '1' } }, spec: samples.spec(name) });
     expect(res.status).toBe(201);
@@ -39,11 +40,11 @@ describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as co
       { op: 'move', from: '/metadata/labels/a', path: '/metadata/labels/d' },
       { op: 'replace', path: '/metadata/labels/b', value: '3' },
       { op: 'remove', path: '/metadata/labels/c' },
-      { op: 'replace', path: '/spec/title', value: 'Patched' },
+      { op: 'replace', path: '/spec', value: samples.changed('jp-ok') },
     ]);
     expect(res.status).toBe(200);
     expect(clientLabels(res.body.metadata.labels)).toEqual({ b: '3', d: '1' });
-    expect(res.body.spec.title).toBe('Patched');
+    expect(res.body.spec).toMatchObject(samples.changed('jp-ok'));
     expect(res.body.metadata.generation).toBe(2);
     expect(Number(res.body.metadata.resourceVersion)).toBeGreaterThan(Number(created.metadata.resourceVersion));
     expect((await t.as.get(`${base}/jp-ok`)).body).toEqual(res.body);
@@ -52,7 +53,7 @@ describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as co
   test('a failed test op is 422 Invalid, as kube answers, and stores nothing', async () => {
     const created = await create('jp-test');
     const res = await jsonPatch(`${base}/jp-test`, [
-      { op: 'replace', path: '/spec/title', value: 'Never' },
+      { op: 'replace', path: '/spec', value: samples.changed('jp-test') },
       { op: 'test', path: '/metadata/labels/a', value: '2' },
     ]);
     expect(res.status).toBe(422);

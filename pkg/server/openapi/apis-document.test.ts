@@ -19,6 +19,8 @@ test('schema names and operation ids follow kube-apiserver\'s for custom resourc
     '/apis/dashboard.svc.app/v1beta1/namespaces/{namespace}/dashboards/{name}/dto',
     '/apis/dashboard.svc.app/v1beta1/namespaces/{namespace}/snapshots',
     '/apis/dashboard.svc.app/v1beta1/namespaces/{namespace}/snapshots/{name}',
+    '/apis/dashboard.svc.app/v1beta1/namespaces/{namespace}/librarypanels',
+    '/apis/dashboard.svc.app/v1beta1/namespaces/{namespace}/librarypanels/{name}',
   ]);
   const item = d.paths['/apis/dashboard.svc.app/v1beta1/namespaces/{namespace}/dashboards/{name}'];
   expect(item.get.operationId).toBe('readDashboardSvcAppV1beta1NamespacedDashboard');
