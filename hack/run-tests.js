@@ -61,7 +61,9 @@ function run(cmd, cmdArgs, env) {
     const only = backend === 'embedded' && backends.length > 1 && !args.length ? ['--roots', path.join(root, 'test'), '--testPathIgnorePatterns', `${escapeRegExp(path.join(root, 'test', 'storage'))}/`] : [];
     const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-jest-'));
     const report = path.join(reportDir, 'report.json');
-    const status = run(process.execPath, [jest, '--ci', '--json', `--outputFile=${report}`, ...only, ...args], { SVC_TEST_BACKEND: backend, NODE_OPTIONS: nodeOptions });
+    // --forceExit: on two cores jest runs every suite in its own process (in band), so one handle a suite leaves open
+    // (a server's timer) would keep the run from ever ending after it reported; the report is complete by then.
+    const status = run(process.execPath, [jest, '--ci', '--forceExit', '--json', `--outputFile=${report}`, ...only, ...args], { SVC_TEST_BACKEND: backend, NODE_OPTIONS: nodeOptions });
     try {
       const r = JSON.parse(fs.readFileSync(report, 'utf8'));
       totals.passed += r.numPassedTests;
