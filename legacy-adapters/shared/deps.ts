@@ -37,5 +37,7 @@ export interface AdapterDeps {
   /** The password check of basic authentication, so the login form counts failures with it. */
   passwordCheck: PasswordCheck;
   lastSeen: LastSeenTracker;
+  /** The User-Agent of every request to a data source: `dataproxy.user_agent`, else `Svc/<version>`. */
+  userAgent: string;
   log: Logger;
 }

@@ -94,6 +94,11 @@ const securitySchema = z.object({
     .transform((s) => s.split(',').map((t) => t.trim()).filter((t) => t !== ''))
     .default([])
     .describe('comma-separated earlier secret_key values: they still unwrap the data keys they wrapped, until reencrypt-data-keys'),
+  data_source_proxy_whitelist: z
+    .string()
+    .transform((s) => s.split(/[\s,]+/).map((t) => t.trim().toLowerCase()).filter((t) => t !== ''))
+    .default([])
+    .describe("host:port of the upstreams the data source proxy may call, space- or comma-separated; '' allows any"),
 });
 
 const pathsSchema = z.object({
@@ -122,6 +127,15 @@ const dashboardsSchema = z.object({
 
 const datasourcesSchema = z.object({
   datasource_limit: int(5000, 1).describe('GET /api/datasources answers at most this many data sources (by name)'),
+});
+
+/** The anchor's `[dataproxy]` settings (conf/defaults.ini): the outgoing HTTP requests of data sources. */
+const dataproxySchema = z.object({
+  timeout: int(30, 1, MAX_TIMER_SECONDS).describe("seconds an upstream request may take (the proxy answers 504); a data source's jsonData.timeout overrides it"),
+  dialTimeout: int(10, 1, MAX_TIMER_SECONDS).describe('seconds to connect to an upstream (the proxy answers 502)'),
+  send_user_header: bool(false).describe("true: upstream requests carry X-Svc-User with the caller's login (not an anonymous visitor's)"),
+  user_agent: str('').describe("User-Agent of upstream requests; '' is Svc/<version>"),
+  row_limit: int(1000000, 1).describe('SQL data sources answer at most this many rows per query'),
 });
 
 /** The anchor's `[snapshots]` settings (conf/defaults.ini). */
@@ -175,6 +189,7 @@ export const sectionSchemas = {
   feature_toggles: featureTogglesSchema,
   dashboards: dashboardsSchema,
   datasources: datasourcesSchema,
+  dataproxy: dataproxySchema,
   snapshots: snapshotsSchema,
   users: usersSchema,
   auth: authSchema,
@@ -209,6 +224,7 @@ export const configSchema = z
     feature_toggles: featureTogglesSchema.prefault({}),
     dashboards: dashboardsSchema.prefault({}),
     datasources: datasourcesSchema.prefault({}),
+    dataproxy: dataproxySchema.prefault({}),
     snapshots: snapshotsSchema.prefault({}),
     users: usersSchema.prefault({}),
     auth: authSchema.prefault({}),

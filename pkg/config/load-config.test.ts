@@ -29,10 +29,11 @@ describe('defaults', () => {
     });
     expect(c.database).toEqual({ url: '', max_open_conn: 10, migration_lock_timeout_seconds: 60 });
     expect(c.registry).toEqual({ history_window_seconds: 3600, compaction_interval_seconds: 300, watch_poll_interval_ms: 100 });
-    expect(c.security).toEqual({ admin_user: 'admin', admin_password: 'admin', admin_email: 'admin@localhost', secret_key: 'SW2YcwTIb9zpOOhoPsMm', previous_secret_keys: [] });
+    expect(c.security).toEqual({ admin_user: 'admin', admin_password: 'admin', admin_email: 'admin@localhost', secret_key: 'SW2YcwTIb9zpOOhoPsMm', previous_secret_keys: [], data_source_proxy_whitelist: [] });
     expect(c.paths).toEqual({ data: '/srv/app/data', provisioning: '/srv/app/conf/provisioning' });
     expect(c.feature_toggles).toEqual({ nestedFolders: true, enable: [] });
     expect(c.dashboards).toEqual({ min_refresh_interval: '5s', versions_to_keep: 20 });
+    expect(c.dataproxy).toEqual({ timeout: 30, dialTimeout: 10, send_user_header: false, user_agent: '', row_limit: 1000000 });
     expect(c.users).toEqual({ auto_assign_org_role: 'Viewer' });
     expect(c.auth).toEqual({ login_cookie_name: 'svc_session', login_maximum_lifetime_duration: 30 * 86_400_000, login_maximum_inactive_lifetime_duration: 7 * 86_400_000, initial_service_account_token: '' });
     expect(c['auth.anonymous']).toEqual({ enabled: false, org_name: 'Main Org.', org_role: 'Viewer' });
@@ -127,7 +128,7 @@ describe('environment names', () => {
     expect(text).toMatch(/--server\.http_port\s+SVC_SERVER_HTTP_PORT\s+"3000"/);
     expect(text).toMatch(/--feature_toggles\.enable\s+SVC_FEATURE_TOGGLES_ENABLE\s+""/);
     expect(text).toMatch(/--log\.level\s+SVC_LOG_LEVEL\s+"info"\s+one of debug, info, warn, error/);
-    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(47);
+    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(53);
   });
 
   it('usage() shows durations as written, so a default copied into a setting means the same', () => {
@@ -171,6 +172,15 @@ describe('feature_toggles.enable', () => {
     expect(toggle({ argv: ['--config', off], env: { SVC_FEATURE_TOGGLES_ENABLE: 'nestedFolders' } })).toBe(true);
     expect(toggle({ argv: ['--config', both] })).toBe(false);
     expect(toggle({ argv: ['--feature_toggles.nestedFolders=0'], env: { SVC_FEATURE_TOGGLES_ENABLE: 'nestedFolders' } })).toBe(false);
+  });
+});
+
+describe('security.data_source_proxy_whitelist', () => {
+  it("is the anchor's space-separated host:port list (commas too: the chart joins a list with them), lower-cased", () => {
+    const list = (v: string) => loadConfig({ env: { SVC_SECURITY_DATA_SOURCE_PROXY_WHITELIST: v } }).security.data_source_proxy_whitelist;
+    expect(list('prom:9090  Loki.example:3100')).toEqual(['prom:9090', 'loki.example:3100']);
+    expect(list('prom:9090,10.0.0.1:80')).toEqual(['prom:9090', '10.0.0.1:80']);
+    expect(list('')).toEqual([]);
   });
 });
 

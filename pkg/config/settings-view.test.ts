@@ -3,12 +3,12 @@ import { loadConfig, REDACTED, settingsView } from './index';
 describe('settingsView', () => {
   it('lists every section as strings, secrets masked', () => {
     const view = settingsView(loadConfig({ cwd: '/srv', env: { SVC_SECURITY_ADMIN_PASSWORD: 'hunter2', SVC_FEATURE_TOGGLES_ENABLE: 'a,b' } }));
-    expect(Object.keys(view)).toEqual(['server', 'database', 'registry', 'security', 'paths', 'feature_toggles', 'dashboards', 'datasources', 'snapshots', 'users', 'auth', 'auth.anonymous', 'log', 'metrics']);
+    expect(Object.keys(view)).toEqual(['server', 'database', 'registry', 'security', 'paths', 'feature_toggles', 'dashboards', 'datasources', 'dataproxy', 'snapshots', 'users', 'auth', 'auth.anonymous', 'log', 'metrics']);
     expect(view.server!.http_port).toBe('3000');
     expect(view.server!.root_url).toBe('http://localhost:3000/');
     expect(view.paths!.data).toBe('/srv/data');
     expect(view.feature_toggles).toEqual({ nestedFolders: 'true', enable: 'a,b' });
-    expect(view.security).toEqual({ admin_user: 'admin', admin_password: REDACTED, admin_email: 'admin@localhost', secret_key: REDACTED, previous_secret_keys: '' });
+    expect(view.security).toEqual({ admin_user: 'admin', admin_password: REDACTED, admin_email: 'admin@localhost', secret_key: REDACTED, previous_secret_keys: '', data_source_proxy_whitelist: '' });
     expect(REDACTED).toBe('************');
     const withMetrics = settingsView(loadConfig({ cwd: '/srv', env: { SVC_METRICS_BASIC_AUTH_USERNAME: 'prom', SVC_METRICS_BASIC_AUTH_PASSWORD: 'scrape-pw' } }));
     expect(withMetrics.metrics).toEqual({ enabled: 'true', basic_auth_username: 'prom', basic_auth_password: REDACTED });

@@ -163,7 +163,8 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   // without credentials (not in the cloud edition, bearer tokens only).
   const { log, registry, config } = deps;
   const secrets = deps.secrets ?? openSecrets(config.security, deps.storage, registry.namespaces);
-  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log };
+  const userAgent = config.dataproxy.user_agent || `Svc/${deps.build.version}`;
+  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
   app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) }));
   app.use(() => {
