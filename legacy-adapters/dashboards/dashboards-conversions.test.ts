@@ -4,6 +4,7 @@ import { nameOf, storedDashboard as stored } from '../../test/fixtures/legacy-da
 import {
   fromDashboardFullWithMeta,
   GENERAL_FOLDER,
+  isV2Dashboard,
   parseSaveCommand,
   toDashboardFullWithMeta,
   toDeleteResponse,
@@ -139,5 +140,18 @@ describe('errors', () => {
     expect(legacyError(dashboardErrors, forbidden)).toBe(forbidden);
     const plain = new Error('x');
     expect(legacyError(dashboardErrors, plain)).toBe(plain);
+  });
+});
+
+describe('isV2Dashboard', () => {
+  it('is true for the v2 spec (elements and layout) or a v2 apiVersion, false for a classic model', () => {
+    expect(isV2Dashboard({ title: 'A', elements: {}, layout: { kind: 'GridLayout' } })).toBe(true);
+    expect(isV2Dashboard({ apiVersion: 'dashboard.svc.app/v2beta1', spec: {} })).toBe(true);
+    expect(isV2Dashboard({ apiVersion: 'v2alpha1' })).toBe(true);
+    expect(isV2Dashboard({ title: 'A', panels: [], layout: { kind: 'x' } })).toBe(false);
+    expect(isV2Dashboard({ title: 'A', elements: [], layout: {} })).toBe(false);
+    expect(isV2Dashboard({ apiVersion: 'dashboard.svc.app/v1beta1' })).toBe(false);
+    expect(isV2Dashboard(null)).toBe(false);
+    expect(isV2Dashboard('x')).toBe(false);
   });
 });

@@ -39,6 +39,28 @@ const MAX_MESSAGE_LENGTH = 500;
 export const badRequestData = () => StatusError.badRequest('bad request data');
 
 /**
+ * The anchor's hint for a dashboard in the v2 schema (its `elements` and `layout`, or a v2 apiVersion) sent to the
+ * legacy save, which only takes the classic model: rather than the schema errors the model would give, where to
+ * send it. We serve no v2 version, so the hint names the /apis group that stores the dashboard as it is.
+ */
+export const v2NotSupported = () =>
+  StatusError.badRequest('dashboard appears to be in v2 format. Please use the /apis/dashboard.svc.app/v1beta1 API, which stores the dashboard JSON as it is sent');
+
+/**
+ * Whether a dashboard is in the v2 schema: it has `elements` and `layout` (the v2 spec, sent bare), or it is a
+ * resource whose apiVersion is a v2 one (`dashboard.svc.app/v2beta1`).
+ *
+ * @example isV2Dashboard({ title: 'A', elements: {}, layout: { kind: 'GridLayout' } }) // true
+ */
+export function isV2Dashboard(dashboard: unknown): boolean {
+  if (typeof dashboard !== 'object' || dashboard === null || Array.isArray(dashboard)) return false;
+  const d = dashboard as Record<string, unknown>;
+  if (typeof d.apiVersion === 'string' && /(^|\/)v2/.test(d.apiVersion)) return true;
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  return isObject(d.elements) && isObject(d.layout);
+}
+
+/**
  * The legacy save body, checked: refuses what the anchor refuses before saving (a folder payload, a long message).
  *
  * @example
@@ -46,6 +68,7 @@ export const badRequestData = () => StatusError.badRequest('bad request data');
  *   // { dashboard: { title: 'A' }, uid: 'a', folderUid: 'f', overwrite: true, message: '' }
  */
 export function parseSaveCommand(body: unknown): SaveDashboardCommand {
+  if (isV2Dashboard((body as { dashboard?: unknown } | null)?.dashboard)) throw v2NotSupported();
   const parsed = saveDashboardCommandSchema.safeParse(body);
   if (!parsed.success) throw badRequestData();
   const { dashboard, folderId, folderUid, message, overwrite, isFolder } = parsed.data;

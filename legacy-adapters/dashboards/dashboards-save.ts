@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { dashboardKind as typedDashboardKind, folderKind as typedFolderKind } from '../../apis';
 import { StatusError } from '../../pkg/errors';
-import { anyKind, type KindRegistration, Labels, type Resource } from '../../pkg/meta';
+import { anyKind, type Resource } from '../../pkg/meta';
+import { findByInternalId } from '../shared/deprecated-id';
 import type { Registry, RequestContext } from '../../pkg/registry';
 import { type SaveAnnotations, type SaveDashboardCommand, toNewDashboard, toUpdatedDashboard } from './dashboards-conversions';
 import { dashboardNotFound, folderNotFound, nameExists } from './dashboards-errors';
@@ -9,12 +10,7 @@ import { dashboardNotFound, folderNotFound, nameExists } from './dashboards-erro
 export const dashboardKind = anyKind(typedDashboardKind);
 export const folderKind = anyKind(typedFolderKind);
 
-/** The object of `kind` with the legacy numeric id `id`, among those the caller may read. */
-export async function findByInternalId(registry: Registry, ctx: RequestContext, kind: KindRegistration, id: number): Promise<Resource | undefined> {
-  if (!Number.isSafeInteger(id) || id < 1) return undefined;
-  const page = await registry.list(ctx, kind, { labelSelector: `${Labels.deprecatedInternalID}=${id}`, limit: 1 });
-  return page.items[0];
-}
+export { findByInternalId };
 
 /** The folder a save puts the dashboard in: `folderUid`, else the folder numbered `folderId`, else the root (''). */
 async function folderOf(registry: Registry, ctx: RequestContext, cmd: SaveDashboardCommand): Promise<string> {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { defineArea, guard } from '../shared';
+import { defineArea, deprecatedIdForm, guard, type LegacyRoute } from '../shared';
 import {
   deleteDashboardByUID, getDashboardByUID, getDashboardTags, getDashboardVersionByUID, getDashboardVersionsByUID, getHomeDashboard, postDashboard,
   restoreDashboardVersionByUID,
 } from './dashboards-routes';
 import { saveDashboardCommandSchema } from './dashboards-conversions';
-import { dashboardErrors } from './dashboards-errors';
+import { dashboardErrors, dashboardNotFound } from './dashboards-errors';
+import { dashboardKind } from './dashboards-save';
 
 const model = z.record(z.string(), z.unknown()).describe('the dashboard JSON model, with its id, uid and version');
 const postDashboardResponse = z.object({
@@ -60,6 +61,43 @@ const tags = ['dashboards'];
 const versionTags = ['dashboard_versions'];
 const saved = { description: 'Saved.', schema: postDashboardResponse, name: 'PostDashboardResponse' };
 
+const versionsRoute: LegacyRoute = {
+  method: 'get', path: '/api/dashboards/uid/:uid/versions', guard: guard.can('dashboards:write', 'dashboards:uid:{uid}'), handler: getDashboardVersionsByUID, operationId: 'getDashboardVersionsByUID', tags: versionTags, summary: 'The versions of a dashboard, newest first.',
+  description: 'Needs `dashboards:write` on the dashboard. Pass `continueToken` back to read older versions.',
+  params: [
+    uid,
+    { name: 'limit', in: 'query', type: 'integer', default: 1000, description: 'at most this many; 1000 also when invalid' },
+    { name: 'start', in: 'query', type: 'integer', default: 0, description: 'versions to skip' },
+    { name: 'continueToken', in: 'query', type: 'string', description: 'the continueToken of the previous page' },
+  ],
+  responses: {
+    200: { description: 'One page.', schema: z.object({ continueToken: z.string(), versions: z.array(versionMeta) }), name: 'DashboardVersionResponseMeta' },
+    400: { description: 'A bad continueToken.' }, 401: {}, 403: {}, 404: {},
+  },
+};
+
+const versionRoute: LegacyRoute = {
+  method: 'get', path: '/api/dashboards/uid/:uid/versions/:version', guard: guard.can('dashboards:write', 'dashboards:uid:{uid}'), handler: getDashboardVersionByUID, operationId: 'getDashboardVersionByUID', tags: versionTags, summary: 'One version with its model.',
+  params: [uid, { name: 'version', in: 'path', type: 'integer', required: true }],
+  responses: { 200: { description: 'The version.', schema: versionMeta.extend({ data: model }), name: 'DashboardVersionMeta' }, 401: {}, 403: {}, 404: {} },
+};
+
+const restoreRoute: LegacyRoute = {
+  method: 'post', path: '/api/dashboards/uid/:uid/restore', guard: guard.can('dashboards:write', 'dashboards:uid:{uid}'), handler: restoreDashboardVersionByUID, operationId: 'restoreDashboardVersionByUID', tags: versionTags,
+  summary: 'Save an older version as the newest one.', description: 'The new version records `restoredFrom` and the message "Restored from version <n>".',
+  params: [uid], body: { schema: z.object({ version: z.number().int() }), name: 'RestoreDashboardVersionCommand' },
+  responses: { 200: saved, 400: {}, 401: {}, 403: {}, 404: { description: 'No such dashboard or version.' }, 412: {} },
+};
+
+/** The deprecated numeric-id forms of the version routes (the anchor's `/api/dashboards/id/:dashboardId/...`). */
+const byId = (route: LegacyRoute, suffix: string, operationId: string) =>
+  deprecatedIdForm(route, { path: `/api/dashboards/id/:dashboardId${suffix}`, idParam: 'dashboardId', kind: dashboardKind, notFound: dashboardNotFound, operationId });
+const idForms: LegacyRoute[] = [
+  byId(versionsRoute, '/versions', 'getDashboardVersionsByID'),
+  byId(versionRoute, '/versions/:version', 'getDashboardVersionByID'),
+  byId(restoreRoute, '/restore', 'restoreDashboardVersionByID'),
+];
+
 /** /api/dashboards (legacy-adapters/dashboards/dashboards-routes.ts), spec §4.4. */
 export const dashboardsArea = defineArea({
   name: 'dashboards',
@@ -101,30 +139,9 @@ export const dashboardsArea = defineArea({
         401: {}, 403: {}, 404: {},
       },
     },
-    {
-      method: 'get', path: '/api/dashboards/uid/:uid/versions', guard: guard.can('dashboards:write', 'dashboards:uid:{uid}'), handler: getDashboardVersionsByUID, operationId: 'getDashboardVersionsByUID', tags: versionTags, summary: 'The versions of a dashboard, newest first.',
-      description: 'Needs `dashboards:write` on the dashboard. Pass `continueToken` back to read older versions.',
-      params: [
-        uid,
-        { name: 'limit', in: 'query', type: 'integer', default: 1000, description: 'at most this many; 1000 also when invalid' },
-        { name: 'start', in: 'query', type: 'integer', default: 0, description: 'versions to skip' },
-        { name: 'continueToken', in: 'query', type: 'string', description: 'the continueToken of the previous page' },
-      ],
-      responses: {
-        200: { description: 'One page.', schema: z.object({ continueToken: z.string(), versions: z.array(versionMeta) }), name: 'DashboardVersionResponseMeta' },
-        400: { description: 'A bad continueToken.' }, 401: {}, 403: {}, 404: {},
-      },
-    },
-    {
-      method: 'get', path: '/api/dashboards/uid/:uid/versions/:version', guard: guard.can('dashboards:write', 'dashboards:uid:{uid}'), handler: getDashboardVersionByUID, operationId: 'getDashboardVersionByUID', tags: versionTags, summary: 'One version with its model.',
-      params: [uid, { name: 'version', in: 'path', type: 'integer', required: true }],
-      responses: { 200: { description: 'The version.', schema: versionMeta.extend({ data: model }), name: 'DashboardVersionMeta' }, 401: {}, 403: {}, 404: {} },
-    },
-    {
-      method: 'post', path: '/api/dashboards/uid/:uid/restore', guard: guard.can('dashboards:write', 'dashboards:uid:{uid}'), handler: restoreDashboardVersionByUID, operationId: 'restoreDashboardVersionByUID', tags: versionTags,
-      summary: 'Save an older version as the newest one.', description: 'The new version records `restoredFrom` and the message "Restored from version <n>".',
-      params: [uid], body: { schema: z.object({ version: z.number().int() }), name: 'RestoreDashboardVersionCommand' },
-      responses: { 200: saved, 400: {}, 401: {}, 403: {}, 404: { description: 'No such dashboard or version.' }, 412: {} },
-    },
+    versionsRoute,
+    versionRoute,
+    restoreRoute,
+    ...idForms,
   ],
 });

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { defineArea, guard, type LegacyRoute } from '../shared';
+import { dashboardKind } from '../../apis';
+import { StatusError } from '../../pkg/errors';
+import { anyKind } from '../../pkg/meta';
+import { defineArea, deprecatedIdForm, guard, type LegacyRoute } from '../shared';
 import { getPermissions, permissionErrors, updatePermissions } from './permissions-routes';
 
 const roles = z.enum(['None', 'Viewer', 'Editor', 'Admin']);
@@ -62,12 +65,21 @@ function routes(kind: 'folder' | 'dashboard', path: string, tag: string): Legacy
   ];
 }
 
+const dashboardRoutes = routes('dashboard', '/api/dashboards/uid/:uid/permissions', 'dashboard_permissions');
+
 /** /api/folders/:uid/permissions and /api/dashboards/uid/:uid/permissions (permissions-routes.ts). */
 export const permissionsArea = defineArea({
   name: 'permissions',
   errors: permissionErrors,
   routes: [
     ...routes('folder', '/api/folders/:uid/permissions', 'folder_permissions'),
-    ...routes('dashboard', '/api/dashboards/uid/:uid/permissions', 'dashboard_permissions'),
+    ...dashboardRoutes,
+    // The deprecated numeric-id forms (the anchor's /api/dashboards/id/:dashboardId/permissions), thin clients of the uid forms.
+    ...dashboardRoutes.map((r) =>
+      deprecatedIdForm(r, {
+        path: '/api/dashboards/id/:dashboardId/permissions', idParam: 'dashboardId', kind: anyKind(dashboardKind),
+        notFound: () => new StatusError(404, 'NotFound', 'Dashboard not found'), operationId: r.method === 'get' ? 'getDashboardPermissionsListByID' : 'updateDashboardPermissionsByID',
+      }),
+    ),
   ],
 });

@@ -316,6 +316,16 @@ const ROWS: Row[] = [
   { route: 'GET /api/dashboards/uid/:uid/versions', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}/versions` }), expect: orgWrite() },
   { route: 'GET /api/dashboards/uid/:uid/versions/:version', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}/versions/1` }), expect: orgWrite() },
   { route: 'POST /api/dashboards/uid/:uid/restore', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboard(n)}/restore`, body: { version: 1 } }), expect: orgWrite() },
+  // The deprecated id forms answer as the uid forms they resolve to.
+  { route: 'GET /api/dashboards/id/:dashboardId/versions', call: async ({ n }) => ({ path: `/api/dashboards/id/${await dashboardId(n)}/versions` }), expect: orgWrite() },
+  { route: 'GET /api/dashboards/id/:dashboardId/versions/:version', call: async ({ n }) => ({ path: `/api/dashboards/id/${await dashboardId(n)}/versions/1` }), expect: orgWrite() },
+  { route: 'POST /api/dashboards/id/:dashboardId/restore', call: async ({ n }) => ({ path: `/api/dashboards/id/${await dashboardId(n)}/restore`, body: { version: 1 } }), expect: orgWrite() },
+  { route: 'GET /api/dashboards/id/:dashboardId/permissions', call: async ({ n }) => ({ path: `/api/dashboards/id/${await dashboardId(n)}/permissions` }), expect: orgAdmin() },
+  {
+    route: 'POST /api/dashboards/id/:dashboardId/permissions',
+    call: async ({ n }) => ({ path: `/api/dashboards/id/${await dashboardId(n)}/permissions`, body: { items: [{ role: 'Viewer', permission: 1 }] } }),
+    expect: orgAdmin(),
+  },
   // Folder and dashboard permissions: <resource>.permissions:read|write, which the Admin level of the object (its
   // creator, here the server admin) and org Admins hold; Viewers and Editors of a root object have View and Edit.
   { route: 'GET /api/folders/:uid/permissions', call: async ({ n }) => ({ path: `/api/folders/${await made(FOLDERS, n, { title: n }).then((p) => p.split('/').pop())}/permissions` }), expect: orgAdmin() },
