@@ -90,9 +90,11 @@ export function timeoutMs(ds: DataSourceInstance): number {
 
 /** Node's words for a failed connection (`connect ECONNREFUSED 127.0.0.1:9`), found in the error's cause. */
 function transportError(err: unknown): string {
+  // Duck-typed: fetch's errors may come from another realm (a test VM), where instanceof Error is false.
+  const isError = (e: unknown): e is { message: string; cause?: unknown } => typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string';
   let e: unknown = err;
-  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
-  return e instanceof Error ? e.message : String(e);
+  while (isError(e) && isError(e.cause)) e = e.cause;
+  return isError(e) ? e.message : String(e);
 }
 
 /** One call to the data source. Any HTTP answer resolves; only a transport failure or a timeout rejects. */
