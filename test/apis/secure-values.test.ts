@@ -227,6 +227,8 @@ test('a re-encryption cut off in the middle (the database closed under it) leave
   await new Promise((r) => setTimeout(r, 150));
   await s.storage.close();
   await running;
+  // The rest of the first server goes too (its listening socket and watch hub would keep jest's process alive).
+  await s.close();
   s = await startSecureApp(data);
   for (let i = 0; i < n; i++) expect(await values(s, `m${i}`)).toEqual({ password: `v${i}`, other: `o${i}` });
   await expect204('/api/admin/encryption/reencrypt-secrets');

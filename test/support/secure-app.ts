@@ -70,6 +70,10 @@ export interface SecureApp {
 export async function startSecureApp(data: SecureAppData, flags: string[] = []): Promise<SecureApp> {
   const config = loadConfig({ argv: flags, env: {}, cwd: process.cwd() });
   const storage = await openStorage({ url: data.url, dataDir: data.dataDir ?? '', maxConnections: 10 });
+  // A test may close the database under a running server (an outage) and then close the app: once is enough.
+  const closeOnce = storage.close.bind(storage);
+  let closed: Promise<void> | undefined;
+  storage.close = () => (closed ??= closeOnce());
   const logLines: string[] = [];
   const log = createLogger('debug', (line) => logLines.push(line));
   const namespaces = new Namespaces();
