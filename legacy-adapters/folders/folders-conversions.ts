@@ -1,7 +1,7 @@
 import type { LegacyErrors } from '../shared/errors';
 import { folderUrl } from '../shared/folder-url';
 import { legacyCauseMessage, StatusError } from '../../pkg/errors';
-import { Annotations, Labels, type Resource } from '../../pkg/meta';
+import { Annotations, type KindRegistration, Labels, type Resource } from '../../pkg/meta';
 import { MAX_NAME_LENGTH } from '../../pkg/registry/names';
 import type { SearchResult } from '../../pkg/registry';
 
@@ -287,3 +287,14 @@ export const folderErrors: LegacyErrors = {
     return bad(cause?.reason === 'FieldValueTooLong' ? legacyCauseMessage(cause) : cause?.message ?? err.message);
   },
 };
+
+/**
+ * `GET /api/folders/:uid/counts`: what lies under the folder, by the plural of each kind that lives in folders
+ * (`folders`, `dashboards`, `librarypanels`), the anchor's resource-style keys; `alertrules` is 0, as no alert rules
+ * are stored.
+ *
+ * @example toDescendantCounts(new Map([[folderKind, 1], [dashboardKind, 3]])) // { folders: 1, dashboards: 3, alertrules: 0 }
+ */
+export function toDescendantCounts(counts: ReadonlyMap<Pick<KindRegistration, 'plural'>, number>): Record<string, number> {
+  return { ...Object.fromEntries([...counts].map(([kind, n]) => [kind.plural, n])), alertrules: 0 };
+}

@@ -21,6 +21,7 @@ import {
   parseMoveFolderCommand,
   parseUpdateFolderCommand,
   redactedParent,
+  toDescendantCounts,
   toFolderDTO,
   toFolderSearchHit,
   updatedFolder,
@@ -171,4 +172,9 @@ export async function moveFolder(req: Request, res: Response, deps: AdapterDeps)
   const { parentUid } = parseMoveFolderCommand(req.body);
   const moved = await deps.registry.patch(v.ctx, FOLDERS, String(req.params.uid), (current) => movedFolder(current, parentUid));
   res.json(await v.record(moved));
+}
+
+export async function getFolderDescendantCounts(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const v = view(req, deps);
+  res.json(toDescendantCounts(await deps.registry.descendantCounts(v.ctx, String(req.params.uid))));
 }

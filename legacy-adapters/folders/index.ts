@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineArea, guard, type LegacyParam } from '../shared';
 import { folderErrors } from './folders-conversions';
-import { createFolder, deleteFolder, getFolderByID, getFolderByUID, getFolders, moveFolder, updateFolder } from './folders-routes';
+import { createFolder, deleteFolder, getFolderByID, getFolderByUID, getFolderDescendantCounts, getFolders, moveFolder, updateFolder } from './folders-routes';
 
 /** The descriptions of the legacy folder routes (folders-routes.ts) for the OpenAPI documents. */
 
@@ -93,6 +93,21 @@ export const foldersArea = defineArea({
       tags: ['folders'],
       params: [uidParam],
       responses: { 200: { description: 'The folder.', ...folder }, 403: {}, 404: notFound },
+    },
+    {
+      method: 'get', path: '/api/folders/:uid/counts', guard: guard.signedIn, handler: getFolderDescendantCounts,
+      operationId: 'getFolderDescendantCounts',
+      summary: 'How many folders, dashboards and library panels lie under a folder, its subfolders at any depth included.',
+      description:
+        'Keys are the resource-style plurals: `folders`, `dashboards`, `librarypanels`, and `alertrules` (always 0: no alert rules are stored). ' +
+        'The folder is read as the caller (`folders:read` on it, or inherited from a folder above); only what the caller may read is counted.',
+      tags: ['folders'],
+      params: [uidParam],
+      responses: {
+        200: { description: 'The counts.', schema: z.object({ folders: z.number().int(), dashboards: z.number().int(), librarypanels: z.number().int(), alertrules: z.literal(0) }).catchall(z.number().int()), name: 'DescendantCounts' },
+        403: {},
+        404: notFound,
+      },
     },
     {
       method: 'post', path: '/api/folders', guard: guard.can('folders:create'), handler: createFolder,

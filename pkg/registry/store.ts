@@ -8,6 +8,7 @@ import { decodeContinue, encodeContinue } from './continue-token';
 import type { DeleteOptions, ListOptions, RequestContext, WriteOptions } from './context';
 import { type HistoryOptions, type HistoryPage, historyPage, historyVersion, type ObjectVersion } from './history';
 import { KindAccess, type Verb, type WriteGate } from './access';
+import { countDescendants } from './folder-counts';
 import { checkFolder, deleteFolderContents, deleteTouches, type FolderRules, folderOf, type Removed, typeOf } from './folder-tree';
 import { managedFieldsFromRequest, updateManagedFields } from './managed-fields';
 import { generateName, generateNameProblem, nameProblem } from './names';
@@ -331,6 +332,24 @@ export class Registry {
    */
   search(ctx: RequestContext, req: SearchRequest): Promise<SearchResult[]> {
     return this.call(req.kinds[0] ?? this.kinds[0], '', () => searchVisible(this.storage, ctx, req));
+  }
+
+  /**
+   * How many objects of each kind that lives in folders lie under the folder `name` (its subfolders at any depth
+   * included), counting what the caller may read; the folder itself is read as the caller first (404, 403).
+   *
+   * @example const counts = await registry.descendantCounts(ctx, 'team-a'); counts.get(dashboardKind) // 5
+   */
+  async descendantCounts(ctx: RequestContext, name: string): Promise<Map<KindRegistration, number>> {
+    const folderKind = this.folders.folderKind;
+    if (!folderKind) return new Map();
+    await this.get(ctx, folderKind, name);
+    const readable = async (kind: KindRegistration, page: readonly StoredObject[]) => {
+      const objects = page.map((s) => this.output(kind, s));
+      return (await KindAccess.of(ctx, kind)?.readable(objects)) ?? objects;
+    };
+    const walk = { storage: this.storage, namespace: ctx.namespace, folderKind, contained: this.kinds.filter((k) => k.inFolder), readable };
+    return this.call(folderKind, name, () => countDescendants(walk, name));
   }
 
   async create(ctx: RequestContext, kind: KindRegistration, body: unknown, opts: WriteOptions = {}): Promise<Resource> {

@@ -345,6 +345,7 @@ const ROWS: Row[] = [
   // from its managed permissions (the root defaults written on create give Editors Edit, inherited below).
   { route: 'GET /api/folders', call: () => ({ path: '/api/folders' }), expect: orgRead() },
   { route: 'GET /api/folders/:uid', call: async ({ n }) => ({ path: `/api/folders/${await legacyFolder(n)}` }), expect: orgRead() },
+  { route: 'GET /api/folders/:uid/counts', call: async ({ n }) => ({ path: `/api/folders/${await legacyFolder(n)}/counts` }), expect: orgRead() },
   { route: 'GET /api/folders/id/:id', call: async ({ n }) => ({ path: `/api/folders/id/${await legacyFolderId(n)}` }), expect: orgRead() },
   { route: 'POST /api/folders', call: ({ n }) => ({ path: '/api/folders', body: { uid: n, title: n } }), expect: orgWrite() },
   { route: 'PUT /api/folders/:uid', call: async ({ n }) => ({ path: `/api/folders/${await legacyFolder(n)}`, body: { title: `${n}-renamed`, overwrite: true } }), expect: orgWrite() },
