@@ -46,6 +46,14 @@ const PROBES: Probe[] = [
   { name: 'legacy folders (basic)', path: '/api/folders', auth: 'basic' },
   { name: 'current user (session)', path: '/api/user', auth: 'cookie' },
   { name: 'login form', path: '/login', method: 'POST', auth: 'none', body: () => ({ user: 'admin', password: 'admin' }) },
+  // The areas of the later kinds: a secret to encrypt (a data key to read or create), a snapshot's encrypted
+  // dashboard, library elements and legacy playlists.
+  { name: 'legacy data sources (basic)', path: '/api/datasources', auth: 'basic' },
+  { name: 'create a data source with a secret (basic)', path: '/api/datasources', method: 'POST', auth: 'basic', body: () => ({ name: `load-${Math.random().toString(36).slice(2)}`, type: 'prometheus', access: 'proxy', url: 'http://127.0.0.1:9', secureJsonData: { password: 'p' } }) },
+  { name: 'create a snapshot (bearer)', path: '/api/snapshots', method: 'POST', auth: 'bearer', body: () => ({ dashboard: { title: 'Load', panels: [] }, expires: 3600 }) },
+  { name: 'snapshots (session)', path: '/api/dashboard/snapshots', auth: 'cookie' },
+  { name: 'library elements (bearer)', path: '/api/library-elements', auth: 'bearer' },
+  { name: 'legacy playlists (basic)', path: '/api/playlists', auth: 'basic' },
 ];
 
 interface Answer {
