@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { IdentityDirectory } from '../../pkg/auth/identity/identity-directory';
+import { UNKNOWN_WRITER, writerLogins } from '../../pkg/auth/identity/identity-logins';
 import { dashboardRights } from '../../pkg/auth/authorization/dashboard-rights';
 import { StatusError } from '../../pkg/errors';
 import type { Resource } from '../../pkg/meta';
@@ -33,21 +33,17 @@ const DEFAULT_VERSIONS_LIMIT = 1000;
 const PAGE = 500;
 
 /**
- * `convert` with stored identities (`user:<uid>`) shown as the logins the anchor shows; anyone else is "Anonymous",
- * as there. A first dry run names the identities it shows, and only those users are read (not every user).
+ * `convert` with stored identities (`user:<uid>`, `service-account:<uid>`) shown as the logins the anchor shows
+ * (see `writerLogins`). A first dry run names the identities it shows, and only those are read (not every user).
  *
- * @example res.json(await withLogins(users, (nameOf) => toVersionMeta(version, nameOf)));
+ * @example res.json(await withLogins(req, deps, (nameOf) => toVersionMeta(version, nameOf)));
  */
-async function withLogins<T>(users: IdentityDirectory, convert: (nameOf: (identity: string) => string) => T): Promise<T> {
+async function withLogins<T>(req: Request, { users, accounts }: AdapterDeps, convert: (nameOf: (identity: string) => string) => T): Promise<T> {
   const shown = new Set<string>();
   convert((identity) => (shown.add(identity), ''));
-  const logins = new Map<string, string>();
-  const uids = [...shown].filter((i) => i.startsWith('user:')).map((i) => i.slice('user:'.length));
-  await Promise.all(uids.map(async (uid) => {
-    const user = await users.userByUid(uid);
-    if (user) logins.set(`user:${uid}`, user.login);
-  }));
-  return convert((identity) => (identity === '' ? '' : logins.get(identity) ?? 'Anonymous'));
+  const loginOf = writerLogins(users, accounts, req.user!.orgId);
+  const logins = new Map(await Promise.all([...shown].map(async (identity) => [identity, await loginOf(identity)] as const)));
+  return convert((identity) => (identity === '' ? '' : logins.get(identity) ?? UNKNOWN_WRITER));
 }
 
 /** The folder `meta` names; one the caller may not read is shown by its uid alone. */
@@ -108,7 +104,7 @@ export async function getDashboardTags(req: Request, res: Response, deps: Adapte
 }
 
 export async function getDashboardByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
-  const { registry, users } = deps;
+  const { registry } = deps;
   const ctx = requestContext(req, registry);
   const dashboard = await get(registry, ctx, String(req.params.uid));
   const [folder, rights, isStarred] = await Promise.all([
@@ -116,7 +112,7 @@ export async function getDashboardByUID(req: Request, res: Response, deps: Adapt
     dashboardRights(req.access, req.user!.identity, dashboard.metadata.name),
     starsOf(registry).isStarred(req.user!, dashboardKind, dashboard),
   ]);
-  res.json(await withLogins(users, (nameOf) => toDashboardFullWithMeta(dashboard, { folder, rights, isStarred, nameOf })));
+  res.json(await withLogins(req, deps, (nameOf) => toDashboardFullWithMeta(dashboard, { folder, rights, isStarred, nameOf })));
 }
 
 export async function deleteDashboardByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
@@ -128,17 +124,17 @@ export async function deleteDashboardByUID(req: Request, res: Response, deps: Ad
 }
 
 export async function getDashboardVersionsByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
-  const { registry, users } = deps;
+  const { registry } = deps;
   const limit = positiveQueryInt(req.query.limit, DEFAULT_VERSIONS_LIMIT);
   const start = positiveQueryInt(req.query.start, 0);
   const token = typeof req.query.continueToken === 'string' && req.query.continueToken !== '' ? req.query.continueToken : undefined;
   const page = await registry.history(requestContext(req, registry), dashboardKind, String(req.params.uid), { offset: start, limit, continue: token });
-  const versions = await withLogins(users, (nameOf) => page.items.map((v) => toVersionMeta(v.object, nameOf)));
+  const versions = await withLogins(req, deps, (nameOf) => page.items.map((v) => toVersionMeta(v.object, nameOf)));
   res.json({ continueToken: page.continue ?? '', versions });
 }
 
 export async function getDashboardVersionByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
-  const { registry, users } = deps;
+  const { registry } = deps;
   const ctx = requestContext(req, registry);
   const dashboard = await get(registry, ctx, String(req.params.uid));
   // A number that names no version is 404 (0 included, as the anchor); a version that is no number at all is 400.
@@ -147,7 +143,7 @@ export async function getDashboardVersionByUID(req: Request, res: Response, deps
   if (version === 0) throw versionNotFound(0, legacyIdOf(dashboard));
   const found = await registry.historyVersion(ctx, dashboardKind, dashboard.metadata.name, version);
   if (!found) throw versionNotFound(version, legacyIdOf(dashboard));
-  res.json(await withLogins(users, (nameOf) => toVersionMeta(found.object, nameOf, true)));
+  res.json(await withLogins(req, deps, (nameOf) => toVersionMeta(found.object, nameOf, true)));
 }
 
 export async function restoreDashboardVersionByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {

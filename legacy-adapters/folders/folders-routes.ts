@@ -2,6 +2,8 @@ import type { Request, Response } from 'express';
 import { folderKind } from '../../apis';
 import { folderScope } from '../../pkg/auth/authorization/permissions';
 import type { IdentityDirectory } from '../../pkg/auth/identity/identity-directory';
+import { writerLogins } from '../../pkg/auth/identity/identity-logins';
+import type { ServiceAccounts } from '../../pkg/auth/identity/service-accounts';
 import { notFoundAsUndefined } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, randomUid, type Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
@@ -35,21 +37,6 @@ export const DEFAULT_FOLDER_LIMIT = 1000;
 /** Deeper than this a parent chain is treated as broken rather than walked forever (the registry's own bound). */
 const MAX_DEPTH = 64;
 
-/** Who `user:<uid>` is, by login, as the anchor shows createdBy/updatedBy; "Anonymous" for anyone else. */
-function loginResolver(users: IdentityDirectory): (identity: string | undefined) => Promise<string> {
-  const memo = new Map<string, Promise<string>>();
-  const resolve = async (identity: string) => {
-    if (!identity.startsWith('user:')) return 'Anonymous';
-    return (await users.userByUid(identity.slice('user:'.length)))?.login ?? 'Anonymous';
-  };
-  return (identity) => {
-    if (!identity) return Promise.resolve('Anonymous');
-    let login = memo.get(identity);
-    if (!login) memo.set(identity, (login = resolve(identity)));
-    return login;
-  };
-}
-
 /**
  * One request's view of folders: the registry called as the caller, and records built from the caller's real
  * permissions. The parent chain is read without the caller's checks only to learn its shape: a parent the caller
@@ -63,9 +50,10 @@ class FolderView {
     private readonly req: Request,
     private readonly registry: Registry,
     users: IdentityDirectory,
+    accounts: ServiceAccounts,
   ) {
     this.ctx = requestContext(req, registry);
-    this.login = loginResolver(users);
+    this.login = writerLogins(users, accounts, req.user!.orgId);
   }
 
   /** Whether the caller may do `action` on `folder`; its parent is handed over so inheritance needs no re-read. */
@@ -115,7 +103,7 @@ class FolderView {
  * they do under /apis) and answers the anchor's records. Writes first ask the permission the anchor declares on the
  * route (403 naming it); the registry checks each object again.
  */
-const view = (req: Request, { registry, users }: AdapterDeps) => new FolderView(req, registry, users);
+const view = (req: Request, { registry, users, accounts }: AdapterDeps) => new FolderView(req, registry, users, accounts);
 
 export async function getFolders(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const v = view(req, deps);

@@ -38,12 +38,12 @@ export const orgsArea = defineArea({
       responses: { 200: { description: 'The organizations.', schema: z.array(z.object({ id: z.number().int(), name: z.string() })) }, 401: {}, 403: {} },
     },
     {
-      method: 'get', path: '/api/org/users', guard: guard.orgAdmin, handler: getOrgUsers,
+      method: 'get', path: '/api/org/users', guard: guard.can('org.users:read', 'users:*'), handler: getOrgUsers,
       operationId: 'getOrgUsersForCurrentOrg', tags: ['org'], summary: 'The members of the current organization.',
       responses: { 200: { description: 'The members.', schema: z.array(orgUser) }, 401: {}, 403: {} },
     },
     {
-      method: 'post', path: '/api/org/users', guard: guard.orgAdmin, handler: addOrgUser,
+      method: 'post', path: '/api/org/users', guard: guard.can('org.users:add', 'users:*'), handler: addOrgUser,
       operationId: 'addOrgUserToCurrentOrg', tags: ['org'], summary: 'Add an existing user to the current organization.',
       body: { name: 'AddOrgUserCommand', schema: z.object({ loginOrEmail: z.string(), role }) },
       responses: {
@@ -52,13 +52,13 @@ export const orgsArea = defineArea({
       },
     },
     {
-      method: 'patch', path: '/api/org/users/:userId', guard: guard.orgAdmin, handler: updateOrgUser,
+      method: 'patch', path: '/api/org/users/:userId', guard: guard.can('org.users:write', 'users:id:{userId}'), handler: updateOrgUser,
       operationId: 'updateOrgUserForCurrentOrg', tags: ['org'], summary: 'Change a member\'s role.', params: [userId],
       body: { name: 'UpdateOrgUserCommand', schema: z.object({ role }) },
       responses: { 200: ok('Organization user updated'), 400: { description: 'Invalid role specified, or no Admin would be left.' }, 401: {}, 403: {}, ...userNotFound },
     },
     {
-      method: 'delete', path: '/api/org/users/:userId', guard: guard.orgAdmin, handler: removeOrgUser,
+      method: 'delete', path: '/api/org/users/:userId', guard: guard.can('org.users:remove', 'users:id:{userId}'), handler: removeOrgUser,
       operationId: 'removeOrgUserForCurrentOrg', tags: ['org'], summary: 'Remove a member; a user left in no organization is deleted.', params: [userId],
       responses: { 200: ok('User removed from organization, or User deleted'), 400: { description: 'Cannot remove last organization admin' }, 401: {}, 403: {}, ...userNotFound },
     },

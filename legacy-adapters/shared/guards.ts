@@ -70,7 +70,7 @@ export function requireOrgAdmin(req: Request): void {
  */
 export async function requireAnyAction(req: Request, actions: readonly string[], scope = ''): Promise<void> {
   for (const action of actions) if (await req.access?.can(action, scope)) return;
-  throw accessDeniedError(actions.join(' or '));
+  throw accessDeniedError(actions);
 }
 
 /** `teams:id:{teamId}` with the request's `teamId`. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ORG_ROLES } from '../../apis/iam.svc.app/v0alpha1/orgmember';
 import { defineArea, guard, type LegacyParam } from '../shared';
 import {
-  adminCreateUser, adminDeleteUser, adminUpdateUserPassword, adminUpdateUserPermissions, getSignedInUser, getSignedInUserOrgs, listUsers,
+  adminCreateUser, adminDeleteUser, adminUpdateUserPassword, adminUpdateUserPermissions, getSignedInUser, getSignedInUserOrgs, getUserByLoginOrEmail, listUsers,
   searchUsersWithPaging, userSetUsingOrg,
 } from './users-routes';
 
@@ -43,6 +43,8 @@ const paging: LegacyParam[] = [
   { name: 'query', in: 'query', type: 'string', description: 'part of the login, email or name, any case' },
 ];
 const userId: LegacyParam = { name: 'id', in: 'path', type: 'integer', required: true };
+/** The anchor's `users:read` on every user: server admins (a service account never holds it). */
+const readUsers = guard.can('users:read', 'global.users:*');
 const forUsers = { 403: { description: 'Endpoint only available for users (a service account).' } };
 const adminErrors = { 400: { description: 'id is invalid, or the body is.' }, 401: {}, 403: {}, 404: { description: 'User not found' } };
 
@@ -58,6 +60,13 @@ export const usersArea = defineArea({
         200: { description: 'One page, by login.', schema: z.object({ totalCount: z.number().int(), users: z.array(hit), page: z.number().int(), perPage: z.number().int() }), name: 'SearchUserQueryResult' },
         401: {}, 403: {},
       },
+    },
+    {
+      method: 'get', path: '/api/users/lookup', guard: readUsers, handler: getUserByLoginOrEmail,
+      operationId: 'getUserByLoginOrEmail', tags: ['users'], summary: 'The user with a login or email (any case).',
+      description: 'What a client calls after `POST /api/admin/users` answered 412, to find the existing user.',
+      params: [{ name: 'loginOrEmail', in: 'query', type: 'string', required: true, description: 'the login or the email of the user' }],
+      responses: { 200: { description: 'The user.', schema: profile, name: 'UserProfileDTO' }, 401: {}, 403: {}, 404: { description: 'user not found' } },
     },
     {
       method: 'get', path: '/api/users', guard: guard.serverAdmin, handler: listUsers,
@@ -92,7 +101,7 @@ export const usersArea = defineArea({
       },
       responses: {
         200: { description: 'The user.', schema: z.object({ id: z.number().int(), uid: z.string(), message: z.string() }), name: 'AdminCreateUserResponse' },
-        400: { description: 'No login nor email, a password under 4 characters, or no such organization.' }, 401: {}, 403: {}, 409: { description: 'Login or email taken.' },
+        400: { description: 'No login nor email, a password under 4 characters, or no such organization.' }, 401: {}, 403: {}, 412: { description: "User with email '<email>' or username '<login>' already exists" },
       },
     },
     {

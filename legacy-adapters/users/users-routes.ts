@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { isAnonymous, isServiceAccount } from '../../pkg/auth/authorization/org-access';
 import { StatusError } from '../../pkg/errors';
-import { type AdapterDeps, bodyObject, idParam, requireUser } from '../shared';
+import { type AdapterDeps, bodyObject, idParam, queryString, requireUser } from '../shared';
 import {
   type AdminCreateUserForm, fromAdminCreateUserForm, fromUserSearchQuery, searchUsers, toAnonymousProfileDTO, toUserOrgDTO, toUserProfileDTO,
   toUserSearchHitDTO,
@@ -59,6 +59,14 @@ export async function userSetUsingOrg(req: Request, res: Response, { users }: Ad
   res.json({ message: 'Active organization changed' });
 }
 
+/** `GET /api/users/lookup?loginOrEmail=`: the user with that login or email, in any case. */
+export async function getUserByLoginOrEmail(req: Request, res: Response, { users }: AdapterDeps): Promise<void> {
+  const loginOrEmail = queryString(req.query.loginOrEmail)?.trim() ?? '';
+  const user = loginOrEmail ? await users.userByLoginOrEmail(loginOrEmail) : undefined;
+  if (!user) throw new StatusError(404, 'NotFound', 'user not found');
+  res.json(toUserProfileDTO(user, user.orgId));
+}
+
 export async function adminCreateUser(req: Request, res: Response, { users, config }: AdapterDeps): Promise<void> {
   const body = bodyObject(req);
   const str = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : undefined);
@@ -68,7 +76,11 @@ export async function adminCreateUser(req: Request, res: Response, { users, conf
   if (form.password.length < MIN_PASSWORD) throw bad('Password is missing or too short');
   const wanted = fromAdminCreateUserForm(form);
   if (!(await users.orgById(wanted.orgId ?? 1))) throw bad('Organization not found');
-  const created = await users.createUser(by(req), wanted);
+  const created = await users.createUser(by(req), wanted).catch((err: unknown) => {
+    // The anchor names the login and email as the form gave them.
+    if (err instanceof StatusError && err.code === 412) throw new StatusError(412, 'Conflict', `User with email '${form.email ?? ''}' or username '${form.login ?? ''}' already exists`);
+    throw err;
+  });
   await users.setRole(by(req), created.orgId, created.id, config.users.auto_assign_org_role);
   res.json({ id: created.id, uid: created.uid, message: 'User created' });
 }

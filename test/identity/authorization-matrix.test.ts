@@ -244,6 +244,7 @@ const ROWS: Row[] = [
   // Nobody here holds session 999999: found only among the caller's own.
   { route: 'POST /api/user/revoke-auth-token', call: () => ({ path: '/api/user/revoke-auth-token', body: { authTokenId: 999999 } }), expect: userOnly(404) },
   // Server administration.
+  { route: 'GET /api/users/lookup', call: () => ({ path: '/api/users/lookup?loginOrEmail=admin' }), expect: serverAdmin() },
   { route: 'GET /api/users', call: () => ({ path: '/api/users' }), expect: serverAdmin() },
   { route: 'GET /api/users/search', call: () => ({ path: '/api/users/search?query=mx' }), expect: serverAdmin() },
   { route: 'GET /api/admin/users/:id/auth-tokens', call: async ({ n }) => ({ path: `/api/admin/users/${await signedInUser(n)}/auth-tokens` }), expect: serverAdmin() },

@@ -200,7 +200,7 @@ describe('GET and DELETE /api/dashboards/uid/:uid', () => {
     await save({ dashboard: { uid: 'guarded', title: 'Guarded' } });
     const vera = (method: 'post' | 'delete' | 'get', path: string) => t.anonymous[method](path).auth('vera', PASSWORD);
     const cases: [supertest.Test, string][] = [
-      [vera('post', '/api/dashboards/db').send({ dashboard: { uid: 'guarded', title: 'Mine now' }, overwrite: true }), 'dashboards:create or dashboards:write'],
+      [vera('post', '/api/dashboards/db').send({ dashboard: { uid: 'guarded', title: 'Mine now' }, overwrite: true }), 'any of dashboards:create, dashboards:write'],
       [vera('delete', '/api/dashboards/uid/guarded'), 'dashboards:delete'],
       [vera('get', '/api/dashboards/uid/guarded/versions'), 'dashboards:write'],
       [vera('get', '/api/dashboards/uid/guarded/versions/1'), 'dashboards:write'],

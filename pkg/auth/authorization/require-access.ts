@@ -6,9 +6,11 @@ import { accessDenied } from './authorizer';
  * The anchor's RBAC refusal, as an error the one error handler renders: under /api the anchor's body
  * `{title: 'Access denied', message: "... Permissions needed: <action>", accessErrorId}`.
  *
- * @example throw accessDeniedError('teams:write');
+ * @example
+ *   throw accessDeniedError('teams:write');
+ *   throw accessDeniedError(['dashboards:create', 'dashboards:write']); // "... Permissions needed: any of dashboards:create, dashboards:write"
  */
-export function accessDeniedError(action: string): StatusError {
+export function accessDeniedError(action: string | readonly string[]): StatusError {
   const body = accessDenied(action);
   return new StatusError(403, 'Forbidden', body.message, undefined, 'Failure', { ...body });
 }
