@@ -1,23 +1,27 @@
 import { z } from 'zod';
 
+/** A text field a client may also send as null or leave out. */
+const text = () => z.string().nullish().transform((v) => v ?? '');
+
 /**
- * The Prometheus fields of one query of POST /api/ds/query (anchor-breadth §3.6). Unknown fields are kept out;
- * a field of the wrong type makes that query's error, not the request's.
+ * The Prometheus fields of one query of POST /api/ds/query (anchor-breadth §3.6). Unknown fields are ignored;
+ * a field of the wrong type makes that query's error, not the request's; null counts as absent.
  * @example { refId: 'A', expr: 'rate(http_requests_total[$__rate_interval])', range: true, legendFormat: '{{job}}' }
  */
 export const prometheusQuerySchema = z.object({
-  expr: z.string().default(''),
-  range: z.boolean().optional(),
-  instant: z.boolean().optional(),
+  expr: text(),
+  range: z.boolean().nullish(),
+  instant: z.boolean().nullish(),
   /** `{{label}}` template; `__auto` = automatic; empty = default naming. */
-  legendFormat: z.string().default(''),
+  legendFormat: text(),
   /** Minimum step (`30s`); a variable (`$__interval`) counts as unset. */
-  interval: z.string().default(''),
+  interval: text(),
   /** Step multiplier; 0 counts as 1. */
-  intervalFactor: z.number().int().nonnegative().default(1),
-  format: z.enum(['time_series', 'table', 'heatmap']).default('time_series'),
+  intervalFactor: z.number().int().nonnegative().nullish().transform((v) => v ?? 1),
+  /** `time_series` | `table` | `heatmap`: the frames are the same (the client shapes a table or heatmap). */
+  format: z.string().nullish(),
   /** The dashboard's time zone offset: range boundaries are aligned to the step in that zone. */
-  utcOffsetSec: z.number().int().default(0),
+  utcOffsetSec: z.number().int().nullish().transform((v) => v ?? 0),
 });
 
 export type PrometheusQuery = z.infer<typeof prometheusQuerySchema>;
