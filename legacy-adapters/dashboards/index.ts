@@ -7,6 +7,7 @@ import {
 import { saveDashboardCommandSchema } from './dashboards-conversions';
 import { dashboardErrors, dashboardNotFound } from './dashboards-errors';
 import { dashboardKind } from './dashboards-save';
+import { calculateDashboardDiff, calculateDiffSchema } from './dashboards-diff';
 
 const model = z.record(z.string(), z.unknown()).describe('the dashboard JSON model, with its id, uid and version');
 const postDashboardResponse = z.object({
@@ -143,5 +144,27 @@ export const dashboardsArea = defineArea({
     versionRoute,
     restoreRoute,
     ...idForms,
+    {
+      method: 'post', path: '/api/dashboards/calculate-diff', guard: guard.inHandler(guard.can('dashboards:write', 'dashboards:uid:{uid}'), 'the dashboards are named by id in the body'),
+      handler: calculateDashboardDiff, operationId: 'calculateDashboardDiff', tags, summary: 'The difference between two versions of dashboards (or a version and an unsaved model).',
+      description:
+        'Each side names a dashboard by `dashboardId` and a stored `version`, or gives an `unsavedDashboard` model instead. `diffType` `json` ' +
+        '(or `delta`) answers the jsondiffpatch delta turning base into new (`{}` when equal: added `[new]`, replaced `[old, new]`, removed ' +
+        '`[old, 0, 0]`, arrays `{_t: "a", ...}` by index); `basic` (the default) answers the list of changes `{op, path, value?, oldValue?}` ' +
+        '(`path` a JSON Pointer). The anchor renders both as HTML; the spec makes bodies JSON, so these are its JSON equivalents. ' +
+        'Needs `dashboards:write` on each dashboard, as the version routes.',
+      body: { schema: calculateDiffSchema, name: 'CalculateDiffOptions' },
+      responses: {
+        200: {
+          description: 'The delta (json) or the changes (basic).',
+          schema: z.union([
+            z.record(z.string(), z.unknown()).describe('json: the jsondiffpatch delta'),
+            z.array(z.object({ op: z.enum(['add', 'remove', 'replace']), path: z.string(), value: z.unknown().optional(), oldValue: z.unknown().optional() })).describe('basic: the changes'),
+          ]),
+          name: 'DashboardDiff',
+        },
+        400: { description: 'bad request data; Unsupported diff type.' }, 401: {}, 403: {}, 404: { description: 'Dashboard not found; Dashboard version not found.' },
+      },
+    },
   ],
 });

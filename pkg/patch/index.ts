@@ -15,6 +15,7 @@ export {
   warningHeader,
 } from './field-validation';
 export { applyJsonPatch, decodeJsonPatch, MAX_JSON_PATCH_OPERATIONS } from './json-patch';
+export { jsonChanges, type JsonChange, jsonDelta, jsonEqual } from './json-diff';
 export { unknownFields, type UnknownFields } from './unknown-fields';
 
 export const MERGE_PATCH = 'application/merge-patch+json';

@@ -327,6 +327,14 @@ const ROWS: Row[] = [
     call: async ({ n }) => ({ path: `/api/dashboards/id/${await dashboardId(n)}/permissions`, body: { items: [{ role: 'Viewer', permission: 1 }] } }),
     expect: orgAdmin(),
   },
+  {
+    route: 'POST /api/dashboards/calculate-diff',
+    call: async ({ n }) => {
+      const id = Number(await dashboardId(n));
+      return { path: '/api/dashboards/calculate-diff', body: { base: { dashboardId: id, version: 1 }, new: { dashboardId: id, unsavedDashboard: { title: 'E' } }, diffType: 'json' } };
+    },
+    expect: orgWrite(),
+  },
   // Folder and dashboard permissions: <resource>.permissions:read|write, which the Admin level of the object (its
   // creator, here the server admin) and org Admins hold; Viewers and Editors of a root object have View and Edit.
   { route: 'GET /api/folders/:uid/permissions', call: async ({ n }) => ({ path: `/api/folders/${await made(FOLDERS, n, { title: n }).then((p) => p.split('/').pop())}/permissions` }), expect: orgAdmin() },
