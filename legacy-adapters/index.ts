@@ -9,6 +9,7 @@ import { orgsArea } from './orgs';
 import { permissionsArea } from './permissions';
 import { playlistsArea } from './playlists';
 import { preferencesArea } from './preferences';
+import { provisioningArea } from './provisioning';
 import { searchArea } from './search';
 import { serviceAccountsArea } from './serviceaccounts';
 import { sessionsArea } from './sessions';
@@ -42,6 +43,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   snapshotsArea,
   libraryElementsArea,
   encryptionArea,
+  provisioningArea,
 ];
 
 export { type AdapterDeps, isPublicApiRoute, legacyRouter, type LegacyArea, type LegacyRoute, routeName, servedRoutes } from './shared';

@@ -118,6 +118,10 @@ export class ScopedReads implements Storage {
     return this.writing(() => this.inner.transact(fn));
   }
 
+  exclusively<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    return this.inner.exclusively(name, fn);
+  }
+
   migrate(opts?: { lockTimeoutSeconds?: number }) {
     return this.writing(() => this.inner.migrate(opts));
   }

@@ -232,6 +232,14 @@ export interface Storage {
   /** Makes sure each type has a counter, so that an empty collection still has a resourceVersion. */
   registerTypes(types: readonly GroupResource[]): Promise<void>;
   transact<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` while holding the lock named `name`, which one caller at a time holds across every process on this
+   * database (a PostgreSQL session advisory lock; the embedded database has one process, so one queue per storage):
+   * for work of many transactions that replicas must not do side by side (applying provisioning files).
+   *
+   * @example await storage.exclusively('provisioning', () => applyFiles())
+   */
+  exclusively<T>(name: string, fn: () => Promise<T>): Promise<T>;
   get(key: ResourceKey): Promise<StoredObject | undefined>;
   list(query: ListQuery): Promise<ListPage>;
   /** The references pointing at these objects now, in (to, from) name order (see WriteOptions.references). */

@@ -32,8 +32,13 @@ async function main(): Promise<void> {
   try {
     // Loaded here, not at the top: `--help` and the token need none of the server's modules and answer at once.
     const { startServer } = await import('../../pkg/server/server');
-    server = await startServer(config, log);
+    server = await startServer(config, log, { env: process.env });
   } catch (err) {
+    // A provisioning file that cannot be applied is the operator's to fix, as a bad setting is: exit code 2.
+    if (err instanceof Error && err.name === 'ProvisioningError') {
+      process.stderr.write(`dashboard-apiserver: provisioning: ${err.message}\n`);
+      process.exit(2);
+    }
     log.error('cannot start', { error: err instanceof Error ? err.message : String(err) });
     process.exit(1);
   }

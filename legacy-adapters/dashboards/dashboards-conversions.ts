@@ -3,7 +3,7 @@ import { folderUrl } from '../shared/folder-url';
 import { z } from 'zod';
 import { dashboardUrl, slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
 import { StatusError } from '../../pkg/errors';
-import { Annotations, type JsonObject, Labels, type Resource } from '../../pkg/meta';
+import { Annotations, isProvisioned, type JsonObject, Labels, ProvisioningAnnotations, type Resource } from '../../pkg/meta';
 
 /** The legacy body of `POST /api/dashboards/db` (the anchor's SaveDashboardCommand, spec §2.6). */
 export const saveDashboardCommandSchema = z.looseObject({
@@ -258,8 +258,9 @@ export function toDashboardFullWithMeta(
       folderUid: ctx.folder.uid,
       folderTitle: ctx.folder.title,
       folderUrl: folderUrl(ctx.folder.uid, ctx.folder.title),
-      provisioned: false,
-      provisionedExternalId: '',
+      // As the anchor: a provider allowing UI updates leaves its dashboards unmarked (the UI lets them be saved).
+      provisioned: isProvisioned(a) && a[ProvisioningAnnotations.allowsEdits] !== 'true',
+      provisionedExternalId: isProvisioned(a) ? (a[ProvisioningAnnotations.sourcePath] ?? '') : '',
     },
   };
 }

@@ -12,6 +12,7 @@ import type { Logger } from '../../pkg/log';
 import type { PreferencesDirectory } from '../../pkg/preferences/preferences-directory';
 import type { Registry } from '../../pkg/registry';
 import type { SecretsService } from '../../pkg/secrets';
+import type { Provisioner } from '../../pkg/provisioning';
 
 /**
  * Everything a legacy area's handlers may use, built once by the server (pkg/server/app.ts) and handed to every
@@ -40,4 +41,6 @@ export interface AdapterDeps {
   /** The User-Agent of every request to a data source: `dataproxy.user_agent`, else `Svc/<version>`. */
   userAgent: string;
   log: Logger;
+  /** Provisioning from files: the admin reload routes apply them again. */
+  provisioning: Provisioner;
 }

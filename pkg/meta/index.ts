@@ -5,3 +5,4 @@ export * from './input-limits';
 export * from './ids';
 export * from './names';
 export type { KindSamples } from './samples';
+export * from './provisioning';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type StatusCause, StatusError } from '../errors';
-import { Annotations, type JsonObject, type KindRegistration, type Resource } from '../meta';
+import { Annotations, type JsonObject, type KindRegistration, PROVISIONER_IDENTITY, PROVISIONING_ANNOTATION_KEYS, type Resource } from '../meta';
+import type { RequestContext } from './context';
 import type { StoredObject } from '../../storage';
 import { causesFromZod } from './zod-causes';
 import { labelKeyErrors, labelValueErrors } from './selectors/label-selector';
@@ -93,7 +94,7 @@ function metadataProblems(m: MetadataInput): StatusCause[] {
 /** The client's annotations without the ones the registry owns, or undefined when none remain. */
 export function clientAnnotations(annotations: Record<string, string> | null | undefined): Record<string, string> | undefined {
   if (!annotations) return undefined;
-  const out = Object.fromEntries(Object.entries(annotations).filter(([k]) => !SYSTEM_ANNOTATIONS.includes(k)));
+  const out = Object.fromEntries(Object.entries(annotations).filter(([k]) => !SYSTEM_ANNOTATIONS.includes(k) && !PROVISIONING_ANNOTATION_KEYS.includes(k)));
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -127,4 +128,18 @@ export function toResource(s: StoredObject): Resource {
   const { name, generateName, namespace, uid, resourceVersion: _stale, ...rest } = value.metadata;
   const metadata = { name, ...(generateName ? { generateName } : {}), namespace, uid, resourceVersion: String(s.resourceVersion), ...rest };
   return { ...value, metadata };
+}
+
+/** The write is the provisioner's own (pkg/provisioning): kinds' refusals of changes do not apply to it. */
+export function isProvisioner(ctx: RequestContext): boolean {
+  return ctx.requester.identity === PROVISIONER_IDENTITY;
+}
+
+/**
+ * The provisioning annotations a write leaves: the provisioner's as its body says them; anyone else's as stored
+ * (none on a create), whatever the body says, so that no client makes an object provisioned or frees it.
+ */
+export function provisioningAnnotations(ctx: RequestContext, given: Record<string, string> | null | undefined, current?: Resource): Record<string, string> {
+  const from = isProvisioner(ctx) ? given : current?.metadata.annotations;
+  return Object.fromEntries(Object.entries(from ?? {}).filter(([k]) => PROVISIONING_ANNOTATION_KEYS.includes(k)));
 }

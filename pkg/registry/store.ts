@@ -12,7 +12,7 @@ import { countDescendants } from './folder-counts';
 import { checkFolder, deleteFolderContents, deleteTouches, type FolderRules, folderOf, type Removed, typeOf } from './folder-tree';
 import { managedFieldsFromRequest, updateManagedFields } from './managed-fields';
 import { generateName, generateNameProblem, nameProblem } from './names';
-import { clientAnnotations, newFinalizersProblem, nonEmpty, nonEmptyList, type ParsedBody, parseBody, toResource } from './object-meta';
+import { clientAnnotations, isProvisioner, newFinalizersProblem, provisioningAnnotations, nonEmpty, nonEmptyList, type ParsedBody, parseBody, toResource } from './object-meta';
 import { parseFieldSelector, parseLabelSelector } from './selectors';
 import { searchFieldsOf, type SearchRequest, type SearchResult, searchVisible } from './search';
 import { historyValueOf, redactsHistory } from './secret-fields';
@@ -635,7 +635,7 @@ export class Registry {
     const current = toResource(stored);
     const gate = trail.gate;
     gate?.require('write', gate.access.target(current), stored.key.name);
-    const refusal = kind.strategy?.refuseChange?.(current, 'update');
+    const refusal = isProvisioner(ctx) ? undefined : kind.strategy?.refuseChange?.(current, 'update');
     if (refusal) throw refusal;
     if (opts.expectedGeneration !== undefined && opts.expectedGeneration !== current.metadata.generation) {
       throw generationConflict(kind, stored.key.name, opts.expectedGeneration, current.metadata.generation);
@@ -679,7 +679,7 @@ export class Registry {
   /** DELETE of a stored object: marks it while finalizers remain, removes it otherwise. Idempotent while marked. */
   private async remove(tx: StorageTx, kind: KindRegistration, stored: StoredObject, opts: WriteOptions, trail: Trail): Promise<{ object: Resource; deleted: boolean }> {
     const current = toResource(stored);
-    const refusal = kind.strategy?.refuseChange?.(current, 'delete');
+    const refusal = isProvisioner(trail.ctx) ? undefined : kind.strategy?.refuseChange?.(current, 'delete');
     if (refusal) throw refusal;
     if (!current.metadata.finalizers?.length) {
       if (opts.dryRun) return { object: this.decorate(kind, current), deleted: true };
@@ -735,7 +735,7 @@ export class Registry {
         generation: 1,
         creationTimestamp: now,
         labels: nonEmpty(withoutInternalId(kind, input.metadata.labels)),
-        annotations: { ...clientAnnotations(input.metadata.annotations), [Annotations.createdBy]: ctx.requester.identity },
+        annotations: { ...clientAnnotations(input.metadata.annotations), ...provisioningAnnotations(ctx, input.metadata.annotations), [Annotations.createdBy]: ctx.requester.identity },
         finalizers: nonEmptyList(input.metadata.finalizers),
       },
       spec: input.spec as JsonObject,
@@ -777,7 +777,7 @@ export class Registry {
       metadata: {
         ...current.metadata,
         labels: nonEmpty(keepInternalId(kind, input.metadata.labels, current)),
-        annotations: { ...clientAnnotations(input.metadata.annotations), ...system },
+        annotations: { ...clientAnnotations(input.metadata.annotations), ...provisioningAnnotations(ctx, input.metadata.annotations, current), ...system },
         finalizers: nonEmptyList(input.metadata.finalizers),
       },
       spec: input.spec as JsonObject,

@@ -25,6 +25,7 @@ import type { Logger } from '../log';
 import { type OrgDirectory, type Registry, storedOrgs } from '../registry';
 import { WatchHub } from '../registry/watch';
 import { openSecrets, type SecretsService } from '../secrets';
+import { Provisioner } from '../provisioning';
 import { ScopedReads, type Storage } from '../../storage';
 import { readScope } from './read-scope';
 import { apisRouter } from './apis-router';
@@ -50,13 +51,15 @@ export interface AppDeps {
   watchHub?: WatchHub;
   /** The encryption at rest; default one over `storage` from `config.security` (the registry's own is composeServer's). */
   secrets?: SecretsService;
+  /** The process's environment, which provisioning files interpolate (`$VAR`, `$__env{VAR}`); default none. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
  * The express application: probes, authentication, body parsing, `/apis`, then the one error handler.
  * `draining` turns /readyz to 503 while the process shuts down.
  */
-export function createApp(deps: AppDeps): { app: Express; setDraining(): void; watchHub: WatchHub; users: IdentityDirectory; identityReady(): Promise<void> } {
+export function createApp(deps: AppDeps): { app: Express; setDraining(): void; watchHub: WatchHub; users: IdentityDirectory; identityReady(): Promise<void>; provisioning: Provisioner } {
   let draining = false;
   const cloud = deps.config.server.edition === 'cloud';
   // Org 1 and the configured admin are made to exist at once; requests wait for it, and retry it if it failed
@@ -164,12 +167,17 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   const { log, registry, config } = deps;
   const secrets = deps.secrets ?? openSecrets(config.security, deps.storage, registry.namespaces);
   const userAgent = config.dataproxy.user_agent || `Svc/${deps.build.version}`;
-  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent };
+  // Files under paths.provisioning, written as the provisioner; replicas take turns on the database's lock.
+  const provisioning = new Provisioner(
+    { registry, orgs: deps.orgs ?? storedOrgs(users), checksumKey: config.security.secret_key },
+    { root: config.paths.provisioning, cwd: process.cwd(), sources: { env: deps.env ?? {} }, exclusively: (name, fn) => deps.storage.exclusively(name, fn), log },
+  );
+  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, provisioning };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
   app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) }));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });
   app.use(errorHandler(deps.log));
-  return { app, setDraining: () => (draining = true), watchHub, users, identityReady };
+  return { app, setDraining: () => (draining = true), watchHub, users, identityReady, provisioning };
 }

@@ -60,7 +60,7 @@ export type ComposedServer = ReturnType<typeof createApp> & {
  *
  * @example const { app, identityReady } = await composeServer(config, log, storage, readBuildInfo());
  */
-export async function composeServer(config: Config, log: Logger, stored: Storage, build: BuildInfo): Promise<ComposedServer> {
+export async function composeServer(config: Config, log: Logger, stored: Storage, build: BuildInfo, env: Readonly<Record<string, string | undefined>> = {}): Promise<ComposedServer> {
   // Alpha versions are served only when a feature toggle names them (spec §9.2).
   const kinds = servedKinds(allKinds, enabledAlphaFromToggles(config.feature_toggles.enable));
   // What every request reads about its caller and the folder tree is kept in memory, checked by one version query.
@@ -76,7 +76,7 @@ export async function composeServer(config: Config, log: Logger, stored: Storage
   secrets.addHolder(registry);
   await registry.init();
   const compactor = new Compactor(storage, kinds, config.registry.history_window_seconds, log, options.versionsToKeep);
-  return { registry, compactor, secrets, snapshotSweeper: new SnapshotSweeper(registry, log), ...createApp({ config, storage, registry, log, build, secrets }) };
+  return { registry, compactor, secrets, snapshotSweeper: new SnapshotSweeper(registry, log), ...createApp({ config, storage, registry, log, build, secrets, env }) };
 }
 
 /**
@@ -84,17 +84,20 @@ export async function composeServer(config: Config, log: Logger, stored: Storage
  * the whole server, as cmd/ and tests start it. TLS comes first so that a bad certificate stops start-up before
  * anything is opened.
  */
-export async function startServer(config: Config, log: Logger, opts: { storage?: Storage } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger, opts: { storage?: Storage; env?: Readonly<Record<string, string | undefined>> } = {}): Promise<RunningServer> {
   const tls = config.server.protocol === 'https' ? await prepareTls(config, log) : undefined;
   const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
   const build = readBuildInfo();
-  const { registry, compactor, snapshotSweeper, app, setDraining, watchHub, identityReady, users } = await composeServer(config, log, storage, build);
+  const { registry, compactor, snapshotSweeper, app, setDraining, watchHub, identityReady, users, provisioning } = await composeServer(config, log, storage, build, opts.env);
   compactor.start(config.registry.compaction_interval_seconds);
   if (config.snapshots.remove_expired) snapshotSweeper.start(config.snapshots.sweep_interval_seconds);
   // Org 1 and the configured admin exist before the first request is served (replicas racing here is fine).
   try {
     await identityReady();
+    // Provisioned objects are stored before the first request (a bad file stops the start: ProvisioningError).
+    await provisioning.start();
   } catch (err) {
+    provisioning.stop();
     compactor.stop();
     snapshotSweeper.stop();
     watchHub.stop();
@@ -109,6 +112,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
       server.listen(config.server.http_port, config.server.http_addr || undefined, () => resolve());
     });
   } catch (err) {
+    provisioning.stop();
     compactor.stop();
     snapshotSweeper.stop();
     watchHub.stop();
@@ -133,6 +137,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
     registry,
     async close() {
       setDraining();
+      provisioning.stop();
       compactor.stop();
       snapshotSweeper.stop();
       stopTlsWatch?.();

@@ -69,6 +69,9 @@ function toStored(t: GroupResource, row: Row): StoredObject {
  * pages at the first page's version and watches.
  */
 export class SqlStorage implements Storage {
+  /** The callers of {@link exclusively} in this process, by lock name: each waits for the one before it. */
+  private readonly exclusive = new Map<string, Promise<void>>();
+
   constructor(
     private readonly db: Kysely<Database>,
     readonly backend: 'postgres' | 'embedded',
@@ -124,6 +127,32 @@ export class SqlStorage implements Storage {
         .values({ group: t.group, resource: t.resource, resource_version: nowMicros(), oldest_resumable: 0 })
         .onConflict((oc) => oc.columns(['group', 'resource']).doNothing())
         .execute();
+    }
+  }
+
+  async exclusively<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    // One queue per lock name in this process first: the embedded database needs nothing more, and PostgreSQL then
+    // sees one waiter per process, not one connection per caller.
+    const previous = this.exclusive.get(name) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const queued = previous.then(() => mine);
+    this.exclusive.set(name, queued);
+    await previous;
+    try {
+      if (this.backend === 'embedded') return await fn();
+      // A connection of its own holds the session lock while `fn` works through the pool.
+      return await this.db.connection().execute(async (conn) => {
+        await sql`SELECT pg_advisory_lock(hashtextextended(${`svc-exclusive:${name}`}, 0))`.execute(conn);
+        try {
+          return await fn();
+        } finally {
+          await sql`SELECT pg_advisory_unlock(hashtextextended(${`svc-exclusive:${name}`}, 0))`.execute(conn);
+        }
+      });
+    } finally {
+      release();
+      if (this.exclusive.get(name) === queued) this.exclusive.delete(name);
     }
   }
 

@@ -259,6 +259,8 @@ const ROWS: Row[] = [
   },
   { route: 'POST /api/admin/users/:id/logout', call: async ({ n }) => ({ path: `/api/admin/users/${await signedInUser(n)}/logout` }), expect: serverAdmin() },
   { route: 'POST /api/admin/users', call: ({ n }) => ({ path: '/api/admin/users', body: { login: n, password: 'password1' } }), expect: serverAdmin() },
+  // No provisioning files in this server's paths.provisioning: each reload stores nothing and answers 200.
+  ...['dashboards', 'datasources', 'plugins', 'alerting'].map((type) => ({ route: `POST /api/admin/provisioning/${type}/reload`, call: () => ({ path: `/api/admin/provisioning/${type}/reload` }), expect: serverAdmin() })),
   { route: 'POST /api/admin/encryption/rotate-data-keys', call: () => ({ path: '/api/admin/encryption/rotate-data-keys' }), expect: serverAdmin(204) },
   { route: 'POST /api/admin/encryption/reencrypt-data-keys', call: () => ({ path: '/api/admin/encryption/reencrypt-data-keys' }), expect: serverAdmin(204) },
   { route: 'POST /api/admin/encryption/reencrypt-secrets', call: () => ({ path: '/api/admin/encryption/reencrypt-secrets' }), expect: serverAdmin(204) },

@@ -36,6 +36,9 @@ async function mockStartHttpsTestApp(): Promise<TestApp> {
     get users(): TestApp['users'] {
       throw new Error('over https the suite talks to the listening server, not to the identity directory');
     },
+    get provisioning(): TestApp['provisioning'] {
+      throw new Error('over https the server provisions at start; the suite provisions nothing');
+    },
     storage: server.storage,
     registry: server.registry,
     config,

@@ -3,6 +3,7 @@ import supertest from 'supertest';
 import type { IdentityDirectory } from '../../pkg/auth/identity/identity-directory';
 import { type Config, loadConfig } from '../../pkg/config';
 import { type Logger, silentLogger } from '../../pkg/log';
+import type { Provisioner } from '../../pkg/provisioning';
 import type { Registry } from '../../pkg/registry';
 import { composeServer } from '../../pkg/server/server';
 import { openStorage, type Storage } from '../../storage';
@@ -22,6 +23,8 @@ export interface TestApp {
   users: IdentityDirectory;
   /** supertest against the app, authenticated as the admin. */
   as: Client;
+  /** Provisioning from files (paths.provisioning); not started: a test calls `start()` as the server does at start. */
+  provisioning: Provisioner;
   /** supertest with no credentials. */
   anonymous: ReturnType<typeof supertest>;
   close(): Promise<void>;
@@ -31,11 +34,11 @@ export interface TestApp {
  * The whole HTTP stack in process, composed as the server composes it (composeServer), on a fresh database of the
  * test backend. `flags` are config flags.
  */
-export async function startTestApp(flags: string[] = [], backend: Backend = testBackend(), opts: { log?: Logger } = {}): Promise<TestApp> {
+export async function startTestApp(flags: string[] = [], backend: Backend = testBackend(), opts: { log?: Logger; env?: Record<string, string> } = {}): Promise<TestApp> {
   const db = await createTestDatabase(backend);
   const config = loadConfig({ argv: flags, env: {}, cwd: process.cwd() });
   const storage = await openStorage({ url: db.url, dataDir: '', inMemory: true, maxConnections: 20 });
-  const { app, registry, users, identityReady } = await composeServer(config, opts.log ?? silentLogger, storage, { version: 'test', commit: 'test' });
+  const { app, registry, users, identityReady, provisioning } = await composeServer(config, opts.log ?? silentLogger, storage, { version: 'test', commit: 'test' }, opts.env);
   // Org 1 and the admin exist before the first request, so a test's first call does not pay for the bootstrap.
   await identityReady();
   return {
@@ -45,9 +48,11 @@ export async function startTestApp(flags: string[] = [], backend: Backend = test
     config,
     databaseUrl: db.url,
     users,
+    provisioning,
     as: as({ app }, ADMIN.user, ADMIN.password),
     anonymous: supertest(app),
     async close() {
+      provisioning.stop();
       await storage.close();
       await db.drop();
     },

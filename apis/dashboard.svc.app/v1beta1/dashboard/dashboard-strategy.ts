@@ -1,4 +1,5 @@
-import type { KindStrategy, Resource } from '../../../../pkg/meta';
+import { StatusError } from '../../../../pkg/errors';
+import { isProvisioned, type KindStrategy, ProvisioningAnnotations, type Resource } from '../../../../pkg/meta';
 import type { DashboardSpec } from './dashboard-schema';
 import { raisedRefresh } from './dashboard-refresh';
 import { LibraryPanelMessages, libraryPanelsWithoutUid } from '../librarypanel';
@@ -18,6 +19,12 @@ function dropMirrors(obj: Resource<DashboardSpec>): void {
   }
 }
 
+/** The anchor's answers to a change of a dashboard that provisioning files hold (anchor-breadth §9.3). */
+export const ProvisionedDashboardMessages = {
+  save: 'Cannot save provisioned dashboard',
+  delete: 'provisioned dashboard cannot be deleted',
+} as const;
+
 export const dashboardStrategy: KindStrategy<DashboardSpec> = {
   prepareForCreate: dropMirrors,
   prepareForUpdate: dropMirrors,
@@ -29,6 +36,15 @@ export const dashboardStrategy: KindStrategy<DashboardSpec> = {
     if (obj.spec.refresh === undefined) return;
     const refresh = raisedRefresh(obj.spec.refresh, typeof min === 'string' ? min : undefined) as DashboardSpec['refresh'];
     obj.spec = { ...obj.spec, refresh };
+  },
+  // Its files own it: users save it only when its provider allows (the next change of the file overwrites them), and
+  // never delete it (it would come back). The provisioner's own writes are not refused (the registry skips this).
+  refuseChange(current, verb) {
+    const a = current.metadata.annotations;
+    if (!isProvisioned(a)) return undefined;
+    if (verb === 'update' && a?.[ProvisioningAnnotations.allowsEdits] === 'true') return undefined;
+    const details = { name: current.metadata.name, group: 'dashboard.svc.app', kind: 'dashboards' };
+    return new StatusError(400, 'BadRequest', verb === 'update' ? ProvisionedDashboardMessages.save : ProvisionedDashboardMessages.delete, details);
   },
   decorate(obj) {
     obj.spec = { ...obj.spec, uid: obj.metadata.name, version: obj.metadata.generation };

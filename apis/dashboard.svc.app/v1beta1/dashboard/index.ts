@@ -4,7 +4,7 @@ import { dashboardStrategy } from './dashboard-strategy';
 import { dashboardDto } from './dashboard-dto';
 import { libraryPanelConnections, libraryPanelKind } from '../librarypanel';
 
-export { MIN_REFRESH_INTERVAL } from './dashboard-strategy';
+export { MIN_REFRESH_INTERVAL, ProvisionedDashboardMessages } from './dashboard-strategy';
 
 /** Dashboard, `dashboard.svc.app/v1beta1` (spec §2.5, §4.3). Every version is kept: it is the version history. */
 export const dashboardKind = {
