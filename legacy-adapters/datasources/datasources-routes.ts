@@ -119,6 +119,8 @@ async function remove(req: Request, deps: AdapterDeps, uid: string): Promise<num
   const current = await read(req, deps, uid);
   // The object read, not another one made with its uid since.
   await deps.registry.delete(ctxOf(req, deps), KIND, uid, { preconditions: { uid: current.metadata.uid } });
+  // Its plugin's pools and clients go now rather than when a request next finds it gone.
+  await deps.dataSources.forget(ctxOf(req, deps).namespace, uid);
   return idOf(current);
 }
 

@@ -9,6 +9,7 @@ import type { StoredPermissions } from '../../pkg/auth/authorization/stored-perm
 import type { TeamDirectory } from '../../pkg/auth/identity/team-directory';
 import type { Config } from '../../pkg/config';
 import type { Logger } from '../../pkg/log';
+import type { DataSourceInstances } from '../../pkg/plugins/instances';
 import type { PreferencesDirectory } from '../../pkg/preferences/preferences-directory';
 import type { Registry } from '../../pkg/registry';
 import type { SecretsService } from '../../pkg/secrets';
@@ -43,4 +44,9 @@ export interface AdapterDeps {
   log: Logger;
   /** Provisioning from files: the admin reload routes apply them again. */
   provisioning: Provisioner;
+  /**
+   * The data sources the query, health, resources and proxy routes run plugins on: resolution (uid or id, the
+   * caller's org, `datasources:query`) and the per-process cache of their decrypted instances.
+   */
+  dataSources: DataSourceInstances;
 }

@@ -24,6 +24,7 @@ import { StatusError } from '../errors';
 import type { Logger } from '../log';
 import { type OrgDirectory, type Registry, storedOrgs } from '../registry';
 import { WatchHub } from '../registry/watch';
+import { DataSourceInstances } from '../plugins/instances';
 import { openSecrets, type SecretsService } from '../secrets';
 import { Provisioner } from '../provisioning';
 import { ScopedReads, type Storage } from '../../storage';
@@ -59,7 +60,16 @@ export interface AppDeps {
  * The express application: probes, authentication, body parsing, `/apis`, then the one error handler.
  * `draining` turns /readyz to 503 while the process shuts down.
  */
-export function createApp(deps: AppDeps): { app: Express; setDraining(): void; watchHub: WatchHub; users: IdentityDirectory; identityReady(): Promise<void>; provisioning: Provisioner } {
+export function createApp(deps: AppDeps): {
+  app: Express;
+  setDraining(): void;
+  watchHub: WatchHub;
+  users: IdentityDirectory;
+  identityReady(): Promise<void>;
+  /** The data sources' plugin instances: closed at shutdown (pools, clients). */
+  dataSources: DataSourceInstances;
+  provisioning: Provisioner;
+} {
   let draining = false;
   const cloud = deps.config.server.edition === 'cloud';
   // Org 1 and the configured admin are made to exist at once; requests wait for it, and retry it if it failed
@@ -166,18 +176,19 @@ export function createApp(deps: AppDeps): { app: Express; setDraining(): void; w
   // without credentials (not in the cloud edition, bearer tokens only).
   const { log, registry, config } = deps;
   const secrets = deps.secrets ?? openSecrets(config.security, deps.storage, registry.namespaces);
+  const dataSources = new DataSourceInstances({ registry, log });
   const userAgent = config.dataproxy.user_agent || `Svc/${deps.build.version}`;
   // Files under paths.provisioning, written as the provisioner; replicas take turns on the database's lock.
   const provisioning = new Provisioner(
     { registry, orgs: deps.orgs ?? storedOrgs(users), checksumKey: config.security.secret_key },
     { root: config.paths.provisioning, cwd: process.cwd(), sources: { env: deps.env ?? {} }, exclusively: (name, fn) => deps.storage.exclusively(name, fn), log },
   );
-  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, provisioning };
+  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, provisioning, dataSources };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
   app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) }));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });
   app.use(errorHandler(deps.log));
-  return { app, setDraining: () => (draining = true), watchHub, users, identityReady, provisioning };
+  return { app, setDraining: () => (draining = true), watchHub, users, identityReady, provisioning, dataSources };
 }

@@ -88,7 +88,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
   const tls = config.server.protocol === 'https' ? await prepareTls(config, log) : undefined;
   const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
   const build = readBuildInfo();
-  const { registry, compactor, snapshotSweeper, app, setDraining, watchHub, identityReady, users, provisioning } = await composeServer(config, log, storage, build, opts.env);
+  const { registry, compactor, snapshotSweeper, app, setDraining, watchHub, identityReady, users, provisioning, dataSources } = await composeServer(config, log, storage, build, opts.env);
   compactor.start(config.registry.compaction_interval_seconds);
   if (config.snapshots.remove_expired) snapshotSweeper.start(config.snapshots.sweep_interval_seconds);
   // Org 1 and the configured admin exist before the first request is served (replicas racing here is fine).
@@ -151,6 +151,8 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
       await closed;
       clearInterval(idle);
       clearTimeout(timer);
+      // The plugins' pools and clients, once no request uses them.
+      await dataSources.close();
       await storage.close();
       log.info('server stopped', { url });
     },
