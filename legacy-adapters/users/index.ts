@@ -5,6 +5,8 @@ import {
   adminCreateUser, adminDeleteUser, adminUpdateUserPassword, adminUpdateUserPermissions, getSignedInUser, getSignedInUserOrgs, getUserByLoginOrEmail, listUsers,
   searchUsersWithPaging, userSetUsingOrg,
 } from './users-routes';
+import { getUserByID, getUserOrgList, getUserTeams, updateUser } from './user-by-id-routes';
+import { changeUserPassword, clearHelpFlags, getSignedInUserTeamList, setHelpFlag, updateSignedInUser } from './signed-in-user-routes';
 
 const message = z.object({ message: z.string() });
 const ok = (description: string) => ({ description, schema: message, name: 'SuccessResponseBody' });
@@ -45,6 +47,19 @@ const paging: LegacyParam[] = [
 const userId: LegacyParam = { name: 'id', in: 'path', type: 'integer', required: true };
 /** The anchor's `users:read` on every user: server admins (a service account never holds it). */
 const readUsers = guard.can('users:read', 'global.users:*');
+const userScope = 'global.users:id:{id}';
+const byIdErrors = { 400: { description: 'id is invalid' }, 401: {}, 403: {}, 404: { description: 'user not found' } };
+const updateUserCommand = {
+  name: 'UpdateUserCommand',
+  description: 'Blank fields keep their value; a blank login takes the email. `theme` is accepted and not stored (user preferences hold it).',
+  schema: z.object({ login: z.string().optional(), email: z.string().optional(), name: z.string().optional(), theme: z.string().optional() }),
+};
+const updateErrors = { 400: { description: 'bad request data, or Validation error, need to specify either username or email' }, 409: { description: 'Update would result in user login conflict (another user holds the login or email).' } };
+const team = z.object({
+  id: z.number().int(), uid: z.string(), orgId: z.number().int(), name: z.string(), email: z.string(), avatarUrl: z.string(), memberCount: z.number().int(),
+  permission: z.number().int().describe("the user's permission in the team: 0 Member, 4 Admin"),
+});
+const helpFlags = { description: 'The flags.', schema: z.object({ message: z.string(), helpFlags1: z.number().int() }) };
 const forUsers = { 403: { description: 'Endpoint only available for users (a service account).' } };
 const adminErrors = { 400: { description: 'id is invalid, or the body is.' }, 401: {}, 403: {}, 404: { description: 'User not found' } };
 
@@ -69,6 +84,26 @@ export const usersArea = defineArea({
       responses: { 200: { description: 'The user.', schema: profile, name: 'UserProfileDTO' }, 401: {}, 403: {}, 404: { description: 'user not found' } },
     },
     {
+      method: 'get', path: '/api/users/:id', guard: guard.can('users:read', userScope), handler: getUserByID,
+      operationId: 'getUserByID', tags: ['users'], summary: 'A user by id.', params: [userId],
+      responses: { 200: { description: 'The user; orgId is its current organization.', schema: profile, name: 'UserProfileDTO' }, ...byIdErrors },
+    },
+    {
+      method: 'put', path: '/api/users/:id', guard: guard.can('users:write', userScope), handler: updateUser,
+      operationId: 'updateUser', tags: ['users'], summary: "Change a user's login, email or name.", params: [userId], body: updateUserCommand,
+      responses: { 200: ok('User updated'), ...byIdErrors, ...updateErrors },
+    },
+    {
+      method: 'get', path: '/api/users/:id/orgs', guard: guard.can('users:read', userScope), handler: getUserOrgList,
+      operationId: 'getUserOrgList', tags: ['users'], summary: 'The organizations of a user, with its role in each.', params: [userId],
+      responses: { 200: { description: 'The organizations.', schema: z.array(z.object({ orgId: z.number().int(), name: z.string(), role: z.enum(ORG_ROLES) })) }, ...byIdErrors },
+    },
+    {
+      method: 'get', path: '/api/users/:id/teams', guard: guard.can('users:read', userScope), handler: getUserTeams,
+      operationId: 'getUserTeams', tags: ['users'], summary: 'The teams of a user in the organization the request acts in.', params: [userId],
+      responses: { 200: { description: 'The teams, by name.', schema: z.array(team) }, ...byIdErrors },
+    },
+    {
       method: 'get', path: '/api/users', guard: guard.serverAdmin, handler: listUsers,
       operationId: 'searchUsers', tags: ['users'], summary: 'Users, a page at a time; server admins only.',
       params: paging,
@@ -84,6 +119,33 @@ export const usersArea = defineArea({
       method: 'get', path: '/api/user/orgs', guard: guard.user, handler: getSignedInUserOrgs,
       operationId: 'getSignedInUserOrgList', tags: ['signed_in_user'], summary: 'The organizations of the signed-in user, with its role in each.',
       responses: { 200: { description: 'The organizations.', schema: z.array(z.object({ orgId: z.number().int(), name: z.string(), role: z.enum(ORG_ROLES) })) }, 401: {}, ...forUsers },
+    },
+    {
+      method: 'put', path: '/api/user', guard: guard.user, handler: updateSignedInUser,
+      operationId: 'updateSignedInUser', tags: ['signed_in_user'], summary: "Change the signed-in user's login, email or name.", body: updateUserCommand,
+      responses: { 200: ok('User updated'), 401: {}, ...forUsers, ...updateErrors },
+    },
+    {
+      method: 'put', path: '/api/user/password', guard: guard.user, handler: changeUserPassword,
+      operationId: 'changeUserPassword', tags: ['signed_in_user'], summary: "Change the signed-in user's password, given the old one.",
+      body: { name: 'ChangeUserPasswordCommand', schema: z.object({ oldPassword: z.string(), newPassword: z.string().min(4) }) },
+      responses: { 200: ok('User password changed'), 400: { description: 'bad request data, or New password is too short' }, 401: { description: 'Unauthorized, or Invalid old password' }, ...forUsers },
+    },
+    {
+      method: 'get', path: '/api/user/teams', guard: guard.user, handler: getSignedInUserTeamList,
+      operationId: 'getSignedInUserTeamList', tags: ['signed_in_user'], summary: 'The teams of the signed-in user in the organization the request acts in.',
+      responses: { 200: { description: 'The teams, by name.', schema: z.array(team) }, 401: {}, ...forUsers },
+    },
+    {
+      method: 'put', path: '/api/user/helpflags/:id', guard: guard.user, handler: setHelpFlag,
+      operationId: 'setHelpFlag', tags: ['signed_in_user'], summary: 'Mark help hints as seen: the bits of `id` are added to helpFlags1.',
+      params: [{ name: 'id', in: 'path', type: 'integer', required: true, description: 'the bits to set' }],
+      responses: { 200: helpFlags, 400: { description: 'Invalid flag id' }, 401: {}, ...forUsers },
+    },
+    {
+      method: 'get', path: '/api/user/helpflags/clear', guard: guard.user, handler: clearHelpFlags,
+      operationId: 'clearHelpFlags', tags: ['signed_in_user'], summary: 'Show every help hint again (helpFlags1 becomes 0).',
+      responses: { 200: helpFlags, 401: {}, ...forUsers },
     },
     {
       method: 'post', path: '/api/user/using/:orgId', guard: guard.user, handler: userSetUsingOrg,

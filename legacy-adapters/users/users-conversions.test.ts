@@ -1,6 +1,6 @@
 import type { StoredUser } from '../../pkg/auth/identity/identity-directory';
 import {
-  ageString, fromAdminCreateUserForm, fromUserOrgDTO, fromUserProfileDTO, fromUserSearchQuery, neverSeen, searchUsers, toAdminCreateUserForm,
+  ageString, fromAdminCreateUserForm, fromUserOrgDTO, fromUserProfileDTO, fromUserSearchQuery, neverSeen, parseUpdateUserCommand, searchUsers, toAdminCreateUserForm,
   toAnonymousProfileDTO, toUserOrgDTO, toUserProfileDTO, toUserSearchHitDTO,
 } from './users-conversions';
 
@@ -68,5 +68,14 @@ describe('user search conversions', () => {
 
   it('profiles an anonymous visitor without a stored user', () => {
     expect(toAnonymousProfileDTO({ identity: 'anonymous:1', orgId: 1 })).toMatchObject({ id: 0, uid: 'anonymous:1', login: '', orgId: 1, isSvcAdmin: false });
+  });
+});
+
+describe('UpdateUserCommand', () => {
+  it('trims, lets a blank login take the email and keeps blank fields', () => {
+    expect(parseUpdateUserCommand({ login: ' ana ', email: 'a@x.org', name: 'Ana', theme: 'dark' })).toEqual({ login: 'ana', email: 'a@x.org', name: 'Ana' });
+    expect(parseUpdateUserCommand({ email: ' a@x.org ' })).toEqual({ login: 'a@x.org', email: 'a@x.org' });
+    expect(() => parseUpdateUserCommand({ name: 'x' })).toThrow('Validation error, need to specify either username or email');
+    for (const bad of [null, [], 'x', { login: 1 }, { theme: false }]) expect(() => parseUpdateUserCommand(bad)).toThrow('bad request data');
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NewUser, StoredUser } from '../../pkg/auth/identity/identity-directory';
+import { StatusError } from '../../pkg/errors';
 import { positiveQueryInt } from '../shared/params';
 import type { OrgRole } from '../../pkg/auth/authorization/permissions';
 
@@ -217,4 +218,29 @@ export function searchUsers(all: StoredUser[], q: UserSearchQuery): { totalCount
     .filter((u) => !needle || [u.login, u.email, u.name].some((s) => s.toLowerCase().includes(needle)))
     .sort((a, b) => a.login.localeCompare(b.login) || a.id - b.id);
   return { totalCount: matching.length, users: matching.slice((q.page - 1) * q.perPage, q.page * q.perPage) };
+}
+
+/** `PUT /api/users/:id` and `PUT /api/user`: the anchor's UpdateUserCommand (`theme` is accepted and not stored, as there). */
+export interface UpdateUserCommand {
+  login?: string;
+  email?: string;
+  name?: string;
+  theme?: string;
+}
+
+/**
+ * The fields an UpdateUserCommand changes, trimmed: a blank login takes the email; blank fields keep their value, as
+ * the anchor's update writes only the fields given. 400 when the body is no such command or names neither.
+ *
+ * @example parseUpdateUserCommand({ email: 'a@x.org' }) // { login: 'a@x.org', email: 'a@x.org' }
+ */
+export function parseUpdateUserCommand(body: unknown): { login: string; email?: string; name?: string } {
+  const b = body as Record<string, unknown> | null;
+  const fields = ['login', 'email', 'name', 'theme'] as const;
+  if (!b || typeof b !== 'object' || Array.isArray(b) || fields.some((f) => b[f] !== undefined && typeof b[f] !== 'string')) {
+    throw new StatusError(400, 'BadRequest', 'bad request data');
+  }
+  const [login, email, name] = [b.login, b.email, b.name].map((v) => ((v as string | undefined) ?? '').trim());
+  if (!login && !email) throw new StatusError(400, 'BadRequest', 'Validation error, need to specify either username or email');
+  return { login: login || email, ...(email ? { email } : {}), ...(name ? { name } : {}) };
 }

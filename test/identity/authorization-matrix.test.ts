@@ -245,6 +245,17 @@ const ROWS: Row[] = [
   { route: 'POST /api/user/revoke-auth-token', call: () => ({ path: '/api/user/revoke-auth-token', body: { authTokenId: 999999 } }), expect: userOnly(404) },
   // Server administration.
   { route: 'GET /api/users/lookup', call: () => ({ path: '/api/users/lookup?loginOrEmail=admin' }), expect: serverAdmin() },
+  { route: 'GET /api/users/:id', call: async ({ n }) => ({ path: `/api/users/${await userId(n)}` }), expect: serverAdmin() },
+  { route: 'PUT /api/users/:id', call: async ({ n }) => ({ path: `/api/users/${await userId(n)}`, body: { login: n, name: 'Renamed' } }), expect: serverAdmin() },
+  { route: 'GET /api/users/:id/orgs', call: async ({ n }) => ({ path: `/api/users/${await member(n)}/orgs` }), expect: serverAdmin() },
+  { route: 'GET /api/users/:id/teams', call: async ({ n }) => ({ path: `/api/users/${await member(n)}/teams` }), expect: serverAdmin() },
+  // Each caller's own account: a body naming no login nor email is 400 once the caller passed (nothing changes).
+  { route: 'PUT /api/user', call: () => ({ path: '/api/user', body: { name: 'x' } }), expect: userOnly(400) },
+  // The callers of the matrix keep their password; the server admin's is another (401 "Invalid old password").
+  { route: 'PUT /api/user/password', call: () => ({ path: '/api/user/password', body: { oldPassword: 'password1', newPassword: 'password1' } }), expect: { ...userOnly(), serverAdmin: 401 } },
+  { route: 'GET /api/user/teams', call: () => ({ path: '/api/user/teams' }), expect: userOnly() },
+  { route: 'PUT /api/user/helpflags/:id', call: () => ({ path: '/api/user/helpflags/1' }), expect: userOnly() },
+  { route: 'GET /api/user/helpflags/clear', call: () => ({ path: '/api/user/helpflags/clear' }), expect: userOnly() },
   { route: 'GET /api/users', call: () => ({ path: '/api/users' }), expect: serverAdmin() },
   { route: 'GET /api/users/search', call: () => ({ path: '/api/users/search?query=mx' }), expect: serverAdmin() },
   { route: 'GET /api/admin/users/:id/auth-tokens', call: async ({ n }) => ({ path: `/api/admin/users/${await signedInUser(n)}/auth-tokens` }), expect: serverAdmin() },

@@ -35,6 +35,8 @@ export interface StoredUser {
   isSvcAdmin: boolean;
   isDisabled: boolean;
   orgId: number;
+  /** Dismissed help hints, one bit each (0 when none or never set). */
+  helpFlags1?: number;
   created: string;
   updated: string;
 }
@@ -66,6 +68,7 @@ function toUser(obj: Resource<UserSpec>): StoredUser {
     isSvcAdmin: s.isSvcAdmin,
     isDisabled: s.isDisabled,
     orgId: s.orgId,
+    ...(s.helpFlags1 ? { helpFlags1: s.helpFlags1 } : {}),
     created: obj.metadata.creationTimestamp!,
     updated: obj.metadata.annotations?.['svc.app/updatedTimestamp'] ?? obj.metadata.creationTimestamp!,
   };
@@ -190,6 +193,7 @@ export class IdentityDirectory {
       name: u.name ?? '',
       isSvcAdmin: u.isSvcAdmin ?? false,
       isDisabled: false,
+      helpFlags1: 0,
       orgId: u.orgId ?? 1,
       passwordHash: await hashPassword(u.password),
     };

@@ -15,6 +15,8 @@ export const userSpecSchema = z.looseObject({
   isDisabled: z.boolean().default(false),
   /** The organization the user acts in when a request names none (the legacy `orgId`). */
   orgId: z.number().int().positive().default(1),
+  /** The help hints the user dismissed, one bit each (the anchor's `helpFlags1`, set by `PUT /api/user/helpflags/:id`). */
+  helpFlags1: z.number().int().nonnegative().default(0),
   passwordHash: z.string().optional(),
 });
 
