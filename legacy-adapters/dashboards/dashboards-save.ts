@@ -67,7 +67,7 @@ export async function saveDashboard(registry: Registry, ctx: RequestContext, cmd
   if (!cmd.uid) return registry.create(ctx, dashboardKind, toNewDashboard(model, { generatePrefix: generatePrefix() }, annotations));
   // Read first: saving over an existing dashboard is an update, which needs write on it and not create in its
   // folder (the anchor's order: an existing uid without overwrite is name-exists, whatever the caller may create).
-  if (await exists(registry, ctx, cmd.uid)) {
+  if (await dashboardExists(registry, ctx, cmd.uid)) {
     if (!cmd.overwrite) throw nameExists();
     const updated = await update(cmd.uid, false).catch(notFoundAsUndefined);
     if (updated) return updated;
@@ -88,7 +88,7 @@ function notFoundAsUndefined(err: unknown): undefined {
 }
 
 /** Whether the dashboard exists: one the caller may not read exists too (its update is then refused, 403). */
-async function exists(registry: Registry, ctx: RequestContext, name: string): Promise<boolean> {
+export async function dashboardExists(registry: Registry, ctx: RequestContext, name: string): Promise<boolean> {
   try {
     await registry.get(ctx, dashboardKind, name);
     return true;

@@ -8,6 +8,8 @@ import { saveDashboardCommandSchema } from './dashboards-conversions';
 import { dashboardErrors, dashboardNotFound } from './dashboards-errors';
 import { dashboardKind } from './dashboards-save';
 import { calculateDashboardDiff, calculateDiffSchema } from './dashboards-diff';
+import { importDashboard } from './dashboards-import';
+import { importDashboardSchema } from './dashboards-import-conversions';
 
 const model = z.record(z.string(), z.unknown()).describe('the dashboard JSON model, with its id, uid and version');
 const postDashboardResponse = z.object({
@@ -144,6 +146,32 @@ export const dashboardsArea = defineArea({
     versionRoute,
     restoreRoute,
     ...idForms,
+    {
+      method: 'post', path: '/api/dashboards/import', guard: guard.can('dashboards:create'), handler: importDashboard, operationId: 'importDashboard', tags,
+      summary: 'Import an exported dashboard: answer its inputs, create the library panels it brings, save it.',
+      description:
+        'Every entry of `dashboard.__inputs` needs an input of its `type` with its `name` (or `*`); each `${<name>}` in any string of the ' +
+        'dashboard becomes that input\'s `value`, and `__inputs` is dropped. Library panels the panels (and rows\' panels) name that do not ' +
+        'exist are created from `__elements` (keyed by uid: `name`, `kind`, `model`) in the import\'s folder, then the dashboard is saved as ' +
+        '`POST /api/dashboards/db` saves it, without its `id` and `version`: an existing uid is 412 name-exists unless `overwrite`. ' +
+        'Nothing is written when any check fails. Needs `dashboards:create` (and, in the folder, the rights to create dashboards and library panels).',
+      body: { schema: importDashboardSchema, name: 'ImportDashboardRequest' },
+      responses: {
+        200: {
+          description: 'Imported.',
+          schema: z.object({
+            uid: z.string(), pluginId: z.string(), title: z.string(), path: z.string().describe('the request\'s path'), revision: z.number().int().describe('the dashboard\'s `revision`, 0 when it has none'),
+            description: z.string(), folderId: z.number().int(), folderUid: z.string(), imported: z.literal(true), importedUri: z.string().describe('db/<slug>'),
+            importedUrl: z.string().describe('/d/<uid>/<slug>'), importedRevision: z.number().int(), removed: z.boolean(), dashboardId: z.number().int(), slug: z.string(),
+          }),
+          name: 'ImportDashboardResponse',
+        },
+        400: { description: 'bad request data; a missing input ("Dashboard input variable: <name> missing from import command"); a library panel header without uid or name; a v2 dashboard; an unknown folder; a pluginId.' },
+        401: {}, 403: {},
+        412: { description: '{message, status}: name-exists (the uid is taken and overwrite is not set).' },
+        422: { description: 'Dashboard must be set.' },
+      },
+    },
     {
       method: 'post', path: '/api/dashboards/calculate-diff', guard: guard.inHandler(guard.can('dashboards:write', 'dashboards:uid:{uid}'), 'the dashboards are named by id in the body'),
       handler: calculateDashboardDiff, operationId: 'calculateDashboardDiff', tags, summary: 'The difference between two versions of dashboards (or a version and an unsaved model).',

@@ -341,6 +341,14 @@ const ROWS: Row[] = [
     expect: orgAdmin(),
   },
   {
+    route: 'POST /api/dashboards/import',
+    call: ({ n }) => ({
+      path: '/api/dashboards/import',
+      body: { dashboard: { uid: n, title: n, panels: [{ libraryPanel: { uid: `${n}-lib` } }], __elements: { [`${n}-lib`]: { name: `L ${n}`, kind: 1, model: {} } } } },
+    }),
+    expect: orgWrite(),
+  },
+  {
     route: 'POST /api/dashboards/calculate-diff',
     call: async ({ n }) => {
       const id = Number(await dashboardId(n));
