@@ -1,3 +1,4 @@
+import { createPostgresPlugin } from './postgres';
 import { prometheusPlugin } from './prometheus/prometheus-plugin';
 import type { DataSourcePlugin } from './types';
 
@@ -6,6 +7,7 @@ export type * from './types';
 /** Every data source plugin the server runs, one line each. Adding a plugin is its folder plus one line here. */
 export const allPlugins: readonly DataSourcePlugin[] = [
   prometheusPlugin,
+  createPostgresPlugin(),
 ];
 
 /** The plugin of a stored data source type (its id or an alias), or undefined. */

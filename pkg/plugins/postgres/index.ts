@@ -1,0 +1,1 @@
+export { createPostgresPlugin, POSTGRES_HEALTH_OK, rowLimitNotice } from './postgres-plugin';
