@@ -23,6 +23,7 @@ import { snapshotKind } from './dashboard.svc.app/v1beta1/snapshot';
 export { DELETE_KEY_LABEL, deleteKeyLabel, EXPIRES_LABEL, isExpired, KEY_LABEL, randomSnapshotKey, SECURE_DASHBOARD, SNAPSHOT_KEY } from './dashboard.svc.app/v1beta1/snapshot';
 import { resourcePermissionKind } from './iam.svc.app/v0alpha1/resourcepermission';
 import { dataKeyKind } from './secret.svc.app/v0alpha1/datakey';
+import { settingKind } from './settings.svc.app/v0alpha1/setting';
 
 export {
   authTokenKind,
@@ -43,6 +44,7 @@ export {
   resourcePermissionKind,
   serviceAccountKind,
   serviceAccountTokenKind,
+  settingKind,
   snapshotKind,
   starsKind,
   teamBindingKind,
@@ -79,6 +81,7 @@ export const identityKinds: readonly KindRegistration[] = [
 
 /**
  * Kinds the server keeps for itself, never served under /apis and with no legacy route as their client: the data
- * keys of the envelope encryption (pkg/secrets), stored by the secrets service's own registry.
+ * keys of the envelope encryption (pkg/secrets), stored by the secrets service's own registry, and the settings kept
+ * in the database (pkg/settings).
  */
-export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind)];
+export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind), anyKind(settingKind)];

@@ -1,4 +1,5 @@
 import { accessControlArea } from './access-control';
+import { adminArea } from './admin';
 import { correlationsArea } from './correlations';
 import { dashboardsArea } from './dashboards';
 import { dataSourcesArea } from './datasources';
@@ -44,6 +45,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   libraryElementsArea,
   encryptionArea,
   provisioningArea,
+  adminArea,
 ];
 
 export { type AdapterDeps, isPublicApiRoute, legacyRouter, type LegacyArea, type LegacyRoute, routeName, servedRoutes } from './shared';

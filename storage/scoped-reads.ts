@@ -131,6 +131,7 @@ export class ScopedReads implements Storage {
   }
 
   search: Storage['search'] = (query) => this.inner.search(query);
+  count: Storage['count'] = (query) => this.inner.count(query);
 
   referrers: Storage['referrers'] = (query) => this.inner.referrers(query);
 

@@ -60,6 +60,9 @@ export interface ListQuery extends GroupResource {
   folders?: readonly string[];
 }
 
+/** Which objects to count: those of one type now, in one namespace or every one, matching every label filter. */
+export type CountQuery = Pick<ListQuery, 'group' | 'resource' | 'namespace' | 'everyNamespace' | 'labels' | 'folders'>;
+
 export interface ListPage {
   items: StoredObject[];
   /** The resourceVersion the page shows the collection at. */
@@ -242,6 +245,8 @@ export interface Storage {
   exclusively<T>(name: string, fn: () => Promise<T>): Promise<T>;
   get(key: ResourceKey): Promise<StoredObject | undefined>;
   list(query: ListQuery): Promise<ListPage>;
+  /** How many objects match now (statistics): one counting query, no rows read. */
+  count(query: CountQuery): Promise<number>;
   /** The references pointing at these objects now, in (to, from) name order (see WriteOptions.references). */
   referrers(query: ReferrersQuery): Promise<Reference[]>;
   /** One page of the search index (see {@link SearchQuery}); `more` when hits follow. */

@@ -14,6 +14,7 @@ import type { PreferencesDirectory } from '../../pkg/preferences/preferences-dir
 import type { Registry } from '../../pkg/registry';
 import type { SecretsService } from '../../pkg/secrets';
 import type { Provisioner } from '../../pkg/provisioning';
+import type { StoredSettings } from '../../pkg/settings';
 
 /**
  * Everything a legacy area's handlers may use, built once by the server (pkg/server/app.ts) and handed to every
@@ -27,6 +28,8 @@ export interface AdapterDeps {
    * operations of the admin encryption routes.
    */
   secrets: SecretsService;
+  /** The settings kept in the database over the configuration (the enterprise edition's `auth.saml`). */
+  settings: StoredSettings;
   users: IdentityDirectory;
   teams: TeamDirectory;
   preferences: PreferencesDirectory;

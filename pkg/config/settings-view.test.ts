@@ -1,4 +1,4 @@
-import { loadConfig, REDACTED, settingsView } from './index';
+import { isSecretSetting, loadConfig, REDACTED, REDACTED_URL_PASSWORD, settingsView } from './index';
 
 describe('settingsView', () => {
   it('lists every section as strings, secrets masked', () => {
@@ -9,17 +9,17 @@ describe('settingsView', () => {
     expect(view.paths!.data).toBe('/srv/data');
     expect(view.feature_toggles).toEqual({ nestedFolders: 'true', enable: 'a,b' });
     expect(view.security).toEqual({ admin_user: 'admin', admin_password: REDACTED, admin_email: 'admin@localhost', secret_key: REDACTED, previous_secret_keys: '', data_source_proxy_whitelist: '' });
-    expect(REDACTED).toBe('************');
+    expect(REDACTED).toBe('*********');
     const withMetrics = settingsView(loadConfig({ cwd: '/srv', env: { SVC_METRICS_BASIC_AUTH_USERNAME: 'prom', SVC_METRICS_BASIC_AUTH_PASSWORD: 'scrape-pw' } }));
     expect(withMetrics.metrics).toEqual({ enabled: 'true', basic_auth_username: 'prom', basic_auth_password: REDACTED });
     expect(JSON.stringify(view)).not.toContain('hunter2');
     expect(JSON.stringify(view)).not.toContain('SW2YcwTIb9zpOOhoPsMm');
   });
 
-  it('masks only the password part of database.url', () => {
+  it('masks only the password part of a URL, as xxxxx', () => {
     const url = (u: string) => settingsView(loadConfig({ env: { SVC_DATABASE_URL: u } })).database!.url;
-    expect(url('postgres://svc:pa55@db:5432/svc?sslmode=require')).toBe(`postgres://svc:${REDACTED}@db:5432/svc?sslmode=require`);
-    expect(url('postgresql://db/svc?user=svc&password=pa55')).toBe(`postgresql://db/svc?user=svc&password=${encodeURIComponent(REDACTED)}`);
+    expect(url('postgres://svc:pa55@db:5432/svc?sslmode=require')).toBe(`postgres://svc:${REDACTED_URL_PASSWORD}@db:5432/svc?sslmode=require`);
+    expect(url('postgresql://db/svc?user=svc&password=pa55')).toBe(`postgresql://db/svc?user=svc&password=${REDACTED_URL_PASSWORD}`);
     expect(url('postgres://svc@db/svc')).toBe('postgres://svc@db/svc');
     expect(url('')).toBe('');
   });
@@ -38,5 +38,12 @@ describe('settingsView', () => {
 
   it('keeps an empty secret empty', () => {
     expect(settingsView(loadConfig({ env: { SVC_SECURITY_SECRET_KEY: '' } })).security!.secret_key).toBe('');
+  });
+
+  it("follows the anchor's rule on the environment name of a setting", () => {
+    for (const [section, key] of [['auth.saml', 'private_key'], ['auth.saml', 'certificate'], ['auth.generic_oauth', 'client_secret'], ['grafana_net', 'api_token'], ['smtp', 'password'], ['auth.saml', 'private-key']]) expect(isSecretSetting(section!, key!)).toBe(true);
+    for (const [section, key] of [['auth.saml', 'idp_metadata_url'], ['server', 'cert_key'], ['auth', 'login_cookie_name'], ['security', 'admin_user']]) expect(isSecretSetting(section!, key!)).toBe(false);
+    const view = settingsView(loadConfig({}), { 'auth.saml': { private_key: 'PEM', idp_metadata_url: 'https://u:p@idp/metadata', certificate: '' } });
+    expect(view['auth.saml']).toEqual({ private_key: REDACTED, idp_metadata_url: 'https://u:xxxxx@idp/metadata', certificate: '' });
   });
 });

@@ -160,6 +160,20 @@ export class Registry {
   }
 
   /**
+   * How many objects of `kind` exist now (no access check): in `namespace`, or every one when it is omitted, whose
+   * labels hold all of `labels` (a label set to `null`: one the object lacks). For server statistics; one counting
+   * query, whatever the kind.
+   *
+   * @example await registry.count(dashboardKind); // dashboards of every organization
+   */
+  async count(kind: KindRegistration, opts: { namespace?: string; labels?: Readonly<Record<string, string | null>> } = {}): Promise<number> {
+    const labels: LabelFilter[] = Object.entries(opts.labels ?? {}).map(([key, value]) =>
+      value === null ? { key, operator: 'DoesNotExist', values: [] } : { key, operator: 'Equals', values: [value] },
+    );
+    return this.call(kind, '', () => this.storage.count({ ...typeOf(kind), namespace: opts.namespace ?? '', everyNamespace: opts.namespace === undefined, labels }));
+  }
+
+  /**
    * The `metadata.uid` of each of these objects that exists now, by name (no access check): whether what a record
    * points at is still the object it pointed at.
    */

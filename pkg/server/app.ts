@@ -27,6 +27,8 @@ import { WatchHub } from '../registry/watch';
 import { DataSourceInstances } from '../plugins/instances';
 import { openSecrets, type SecretsService } from '../secrets';
 import { Provisioner } from '../provisioning';
+import { StoredSettings } from '../settings';
+import { internalKinds } from '../../apis';
 import { ScopedReads, type Storage } from '../../storage';
 import { readScope } from './read-scope';
 import { apisRouter } from './apis-router';
@@ -178,12 +180,14 @@ export function createApp(deps: AppDeps): {
   const secrets = deps.secrets ?? openSecrets(config.security, deps.storage, registry.namespaces);
   const dataSources = new DataSourceInstances({ registry, log });
   const userAgent = config.dataproxy.user_agent || `Svc/${deps.build.version}`;
+  // Settings changed through PUT /api/admin/settings, in the database beside the data keys.
+  const settings = new StoredSettings(registry.companion(internalKinds));
   // Files under paths.provisioning, written as the provisioner; replicas take turns on the database's lock.
   const provisioning = new Provisioner(
     { registry, orgs: deps.orgs ?? storedOrgs(users), checksumKey: config.security.secret_key },
     { root: config.paths.provisioning, cwd: process.cwd(), sources: { env: deps.env ?? {} }, exclusively: (name, fn) => deps.storage.exclusively(name, fn), log },
   );
-  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, provisioning, dataSources };
+  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, provisioning, dataSources, settings };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
   app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) }));
   app.use(() => {

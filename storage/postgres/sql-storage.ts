@@ -1,6 +1,7 @@
 import { type Kysely, Migrator, type Transaction, sql } from 'kysely';
 import type { JsonObject } from '../../pkg/meta';
 import {
+  type CountQuery,
   type GroupResource,
   type HistoryEvent,
   type ListPage,
@@ -177,6 +178,20 @@ export class SqlStorage implements Storage {
     const current = query.atResourceVersion === undefined && query.names?.length !== 0 && query.folders?.length !== 0;
     const page = current ? await listCurrentWithVersion(this.db, query) : undefined;
     return page ?? this.db.transaction().setIsolationLevel('repeatable read').execute((trx) => listObjects(trx, query));
+  }
+
+  async count(q: CountQuery): Promise<number> {
+    if (q.folders?.length === 0) return 0;
+    let query = this.db
+      .selectFrom('resource as r')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('r.group', '=', q.group)
+      .where('r.resource', '=', q.resource);
+    if (!q.everyNamespace) query = query.where('r.namespace', '=', q.namespace);
+    if (q.folders) query = query.where('r.folder', 'in', [...q.folders]);
+    for (const p of labelFilterSql('r', q.labels ?? [])) query = query.where(p);
+    const row = await query.executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
   search(query: SearchQuery): Promise<{ hits: SearchHit[]; more: boolean }> {

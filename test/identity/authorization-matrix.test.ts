@@ -276,6 +276,12 @@ const ROWS: Row[] = [
   { route: 'POST /api/admin/encryption/reencrypt-data-keys', call: () => ({ path: '/api/admin/encryption/reencrypt-data-keys' }), expect: serverAdmin(204) },
   { route: 'POST /api/admin/encryption/reencrypt-secrets', call: () => ({ path: '/api/admin/encryption/reencrypt-secrets' }), expect: serverAdmin(204) },
   { route: 'POST /api/admin/encryption/rollback-secrets', call: () => ({ path: '/api/admin/encryption/rollback-secrets' }), expect: serverAdmin(204) },
+  { route: 'GET /api/admin/settings', call: () => ({ path: '/api/admin/settings' }), expect: serverAdmin() },
+  { route: 'POST /api/admin/ldap/reload', call: () => ({ path: '/api/admin/ldap/reload' }), expect: serverAdmin(410) },
+  // No LDAP here: a server admin gets the anchor's 400 "LDAP is not enabled".
+  { route: 'GET /api/admin/ldap/status', call: () => ({ path: '/api/admin/ldap/status' }), expect: serverAdmin(400) },
+  { route: 'POST /api/admin/ldap/sync/:user_id', call: () => ({ path: '/api/admin/ldap/sync/1' }), expect: serverAdmin(400) },
+  { route: 'GET /api/admin/ldap/:user_name', call: () => ({ path: '/api/admin/ldap/admin' }), expect: serverAdmin(400) },
   { route: 'PUT /api/admin/users/:id/password', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/password`, body: { password: 'password2' } }), expect: serverAdmin() },
   { route: 'PUT /api/admin/users/:id/permissions', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/permissions`, body: { isSvcAdmin: false } }), expect: serverAdmin() },
   { route: 'DELETE /api/admin/users/:id', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}` }), expect: serverAdmin() },

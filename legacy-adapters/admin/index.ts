@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { Config } from '../../pkg/config';
+import { defineArea, guard } from '../shared';
+import { ldapNotEnabled, reloadLdap } from './ldap-routes';
+import { getSettings, settingsChangeSchema, updateSettings } from './settings-routes';
+
+const tags = ['admin'];
+const message = z.object({ message: z.string() });
+/** The settings object (spec §2.14): sections of settings, every value a string. */
+const settingsBag = z.record(z.string(), z.record(z.string(), z.string()));
+const enterprise = (config: Config) => config.server.edition === 'enterprise';
+const noLdap = 'This server has no LDAP: answers 400 "LDAP is not enabled", as the anchor does with LDAP not configured.';
+
+/** Server administration (spec §4.11): settings, LDAP. */
+export const adminArea = defineArea({
+  name: 'admin',
+  routes: [
+    {
+      method: 'get', path: '/api/admin/settings', guard: guard.serverAdmin, handler: getSettings, operationId: 'adminGetSettings', tags,
+      summary: 'The effective configuration by section (defaults, file, environment, flags; in the enterprise edition, the settings stored by PUT over them), every value a string.',
+      description: 'Secrets are masked: nine asterisks for a setting whose environment name (SVC_<SECTION>_<KEY>) names a password, secret, private key, certificate or token (an empty one stays empty); the password inside a URL shows as xxxxx.',
+      responses: { 200: { description: 'Settings by section.', schema: settingsBag, name: 'SettingsBag' }, 401: {}, 403: {} },
+    },
+    {
+      method: 'put', path: '/api/admin/settings', guard: guard.serverAdmin, servedIn: enterprise, handler: updateSettings, operationId: 'adminUpdateSettings', tags,
+      summary: 'Set and remove settings of the auth.saml section, stored in the database (every replica serves them at its next request).',
+      description: 'Enterprise edition only: 404 in the others. `updates` (section → setting → value) and/or `removals` (section → setting names), at least one change; any other section is a 400 that changes nothing.',
+      body: { schema: settingsChangeSchema, name: 'SettingsUpdateCommand' },
+      responses: { 200: { description: 'Settings updated.', schema: message }, 400: {}, 401: {}, 403: {}, 404: {} },
+    },
+    {
+      method: 'post', path: '/api/admin/ldap/reload', guard: guard.serverAdmin, handler: reloadLdap, operationId: 'reloadLDAPCfg', tags: ['admin_ldap'],
+      summary: "Removed (the anchor's release 12.4.0): LDAP configuration is loaded from SSO settings.",
+      responses: { 410: { description: 'Gone.', schema: message }, 401: {}, 403: {} },
+    },
+    {
+      method: 'get', path: '/api/admin/ldap/status', guard: guard.serverAdmin, handler: ldapNotEnabled, operationId: 'getLDAPStatus', tags: ['admin_ldap'],
+      summary: 'Whether the LDAP servers answer.', description: noLdap, responses: { 400: {}, 401: {}, 403: {} },
+    },
+    {
+      method: 'post', path: '/api/admin/ldap/sync/:user_id', guard: guard.serverAdmin, handler: ldapNotEnabled, operationId: 'postSyncUserWithLDAP', tags: ['admin_ldap'],
+      summary: 'Synchronize one user with LDAP.', description: noLdap,
+      params: [{ name: 'user_id', in: 'path', type: 'integer', required: true }], responses: { 400: {}, 401: {}, 403: {} },
+    },
+    {
+      method: 'get', path: '/api/admin/ldap/:user_name', guard: guard.serverAdmin, handler: ldapNotEnabled, operationId: 'getUserFromLDAP', tags: ['admin_ldap'],
+      summary: 'How a user found in LDAP would be mapped.', description: noLdap,
+      params: [{ name: 'user_name', in: 'path', type: 'string', required: true }], responses: { 400: {}, 401: {}, 403: {} },
+    },
+  ],
+});

@@ -1,0 +1,1 @@
+export { type SettingSections, SETTINGS_NAMESPACE, StoredSettings } from './stored-settings';
