@@ -151,6 +151,20 @@ datasources:
     expect(twoDefaults.body.message).toBe(`${file}: datasources[1].isDefault: datasource.yaml config is invalid. Only one datasource per organization can be marked as default`);
     write(file, 'datasources:\n  - name: Prom\n    type: prometheus\n    url: http://prom:9191\n    isDefault: true\n');
   });
+
+  it('other organizations: a missing one is a 400 naming the field, an existing one gets its data source and no other org sees it', async () => {
+    const file = path.join(root, 'datasources', 'org.yaml');
+    write(file, 'apiVersion: 1\ndatasources:\n  - {name: Elsewhere, uid: elsewhere, type: loki, url: "http://loki:3100", orgId: 99}\n');
+    const missing = await t.as.post('/api/admin/provisioning/datasources/reload');
+    expect([missing.status, missing.body.message]).toEqual([400, `${file}: datasources[0].orgId: organization 99 not found`]);
+    const org = (await t.as.post('/api/orgs').send({ name: 'Provisioned elsewhere' })).body.orgId;
+    write(file, `apiVersion: 1\ndatasources:\n  - {name: Elsewhere, uid: elsewhere, type: loki, url: "http://loki:3100", orgId: ${org}}\n`);
+    expect((await t.as.post('/api/admin/provisioning/datasources/reload')).status).toBe(200);
+    expect((await t.as.get('/api/datasources/uid/elsewhere').set('X-Svc-Org-Id', String(org))).body).toMatchObject({ orgId: org, readOnly: true });
+    expect((await t.as.get(`/apis/datasource.svc.app/v1beta1/namespaces/org-${org}/datasources/elsewhere`)).status).toBe(200);
+    expect((await t.as.get('/api/datasources/uid/elsewhere')).status).toBe(404);
+    fs.rmSync(file);
+  });
 });
 
 describe('dashboards', () => {
