@@ -41,7 +41,7 @@ suite(`the PostgreSQL plugin on a real database${answers ? '' : ' (skipped: no P
   const query = (model: Record<string, unknown>, over: Partial<DataQuery> = {}): DataQuery => ({ refId: 'A', maxDataPoints: 100, intervalMs: 1000, queryType: '', model, ...over });
   const one = async (model: Record<string, unknown>, ds = instance(), c = ctx()) => (await plugin.query(ds, [query(model)], c)).A;
   const connections = async (ds: DataSourceInstance) =>
-    Number((await up.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [applicationName(ds)]))[0].n);
+    Number((await up.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = $2', [applicationName(ds), up.database]))[0].n);
   const snapshot = async () => (await up.query("SELECT count(*)::int AS n, coalesce(sum(value), 0) AS s, string_agg(host, ',' ORDER BY time, host) AS h FROM metrics"))[0];
 
   beforeAll(async () => {
@@ -282,7 +282,7 @@ suite(`the PostgreSQL plugin on a real database${answers ? '' : ' (skipped: no P
     it('a changed data source (new resourceVersion) gets a new pool and the old one ends; close ends all', async () => {
       const v1 = instance({ uid: 'pg-change' });
       await one({ format: 'table', rawSql: 'SELECT 1' }, v1);
-      const pids = async () => (await up.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName(v1)])).map((r) => r.pid);
+      const pids = async () => (await up.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = $2', [applicationName(v1), up.database])).map((r) => r.pid);
       const before = await pids();
       expect(before).toHaveLength(1);
       await one({ format: 'table', rawSql: 'SELECT 1' }, { ...v1, resourceVersion: '2' });

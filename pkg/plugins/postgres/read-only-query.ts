@@ -48,6 +48,10 @@ function abortError(signal: AbortSignal): Error {
 export async function runReadOnly(pool: Pool, sql: string, opts: ReadOnlyOptions): Promise<SqlResult> {
   if (opts.signal.aborted) throw abortError(opts.signal);
   const client: PoolClient = await pool.connect();
+  if (opts.signal.aborted) {
+    client.release();
+    throw abortError(opts.signal);
+  }
   // A connection the caller gave up on mid-statement is closed rather than returned: its state is unknown.
   let discard = false;
   try {
