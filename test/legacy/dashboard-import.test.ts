@@ -52,6 +52,12 @@ it('replaces ${DS_...} placeholders, creates the library panels of __elements in
   // Placeholders no input names stay: they are the dashboard's own variables.
   expect(stored.dashboard.templating.list[0]).toEqual({ name: 'job', query: 'label_values(up{instance="$instance"}, ${job})', datasource: 'prom-uid' });
 
+  // Parity: what the import wrote reads back through /apis, in its folder, with the legacy id as its label.
+  const viaApis = (await t.as.get(`${DASHBOARDS}/imp-1`)).body;
+  expect(viaApis.metadata.annotations['svc.app/folder']).toBe('imports');
+  expect(viaApis.metadata.labels['svc.app/deprecatedInternalID']).toBe(String(res.body.dashboardId));
+  expect(viaApis.spec.panels[1].panels[0].libraryPanel.uid).toBe('imp-1-lib');
+  expect((await t.as.get(`${LIBRARY_PANELS}/imp-1-lib`)).body.metadata.annotations['svc.app/folder']).toBe('imports');
   const element = await t.as.get('/api/library-elements/imp-1-lib');
   expect(element.status).toBe(200);
   expect(element.body.result).toMatchObject({ uid: 'imp-1-lib', name: 'Lib imp-1', kind: 1, folderUid: 'imports', model: { type: 'stat', datasource: { uid: 'prom-uid' } } });
