@@ -59,21 +59,18 @@ export async function importDashboard(req: Request, res: Response, deps: Adapter
     if (!panel.element?.name) throw StatusError.badRequest(LibraryPanelHeader.nameMissing);
     missing.push(panel.element);
   }
-  const createElements = async (dryRun: boolean) => {
-    const created: string[] = [];
-    for (const e of missing) {
-      await registry.create(ctx, ELEMENTS, elementBody(e, folderUid), { dryRun }).catch((err: unknown) => {
-        throw legacyError(libraryElementErrors, err);
-      });
-      created.push(e.uid);
-    }
-    return created;
-  };
-  await createElements(true);
-  const created = await createElements(false);
+  const createElement = (e: ImportedElement, dryRun: boolean) =>
+    registry.create(ctx, ELEMENTS, elementBody(e, folderUid), { dryRun }).catch((err: unknown) => {
+      throw legacyError(libraryElementErrors, err);
+    });
+  for (const e of missing) await createElement(e, true);
 
+  // From here a failure (an element created meanwhile by someone else, a save the checks above could not foresee)
+  // deletes again what this import created.
+  const created: string[] = [];
   let saved: Resource;
   try {
+    for (const e of missing) created.push((await createElement(e, false)).metadata.name);
     saved = await saveDashboard(registry, ctx, { dashboard: model as JsonObject, uid: dashboardUid, folderUid: folderUid || undefined, overwrite: body.overwrite ?? false, message: '' });
   } catch (err) {
     for (const name of created) await registry.delete(ctx, ELEMENTS, name).catch(() => undefined);
