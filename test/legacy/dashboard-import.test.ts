@@ -111,6 +111,12 @@ it('bad input: each is refused with the anchor words and writes nothing (no dash
     [{ dashboard: { ...bad, title: '' }, inputs: [input] }, 400, 'Dashboard title cannot be empty'],
     [{ dashboard: { ...bad, uid: 'bad uid!' }, inputs: [input] }, 400, 'uid contains illegal characters'],
     [{ dashboard: { ...bad, __elements: { 'bad-lib': { ...bad.__elements['bad-lib'], kind: 9 } } }, inputs: [input] }, 400, 'the element kind is not supported'],
+    // Two new elements of one name in one folder: each passes the dry run alone, the second's creation fails, and
+    // the first is deleted again.
+    [{
+      dashboard: { ...bad, panels: [{ libraryPanel: { uid: 'twin-a' } }, { libraryPanel: { uid: 'twin-b' } }], __elements: { 'twin-a': { name: 'Twin', kind: 1, model: {} }, 'twin-b': { name: 'Twin', kind: 1, model: {} } } },
+      inputs: [input],
+    }, 400, 'library element with that name or UID already exists'],
     [{ dashboard: { ...bad, elements: {}, layout: { kind: 'GridLayout' } }, inputs: [input] }, 400, expect.stringContaining('v2 format')],
     [{ dashboard: bad, inputs: [input], pluginId: 'prometheus' }, 400, expect.stringContaining('plugin')],
   ] as const) {
