@@ -2,6 +2,7 @@ import { accessControlArea } from './access-control';
 import { adminArea } from './admin';
 import { correlationsArea } from './correlations';
 import { dashboardsArea } from './dashboards';
+import { dataSourceProxyArea } from './datasource-proxy';
 import { dataSourcesArea } from './datasources';
 import { encryptionArea } from './encryption';
 import { foldersArea } from './folders';
@@ -38,8 +39,9 @@ export const legacyAreas: readonly LegacyArea[] = [
   accessControlArea,
   foldersArea,
   playlistsArea,
-  // Before the data sources: /api/datasources/correlations is no data source id.
+  // Before the data sources: /api/datasources/correlations is no data source id, nor is .../proxy/...
   correlationsArea,
+  dataSourceProxyArea,
   dataSourcesArea,
   snapshotsArea,
   libraryElementsArea,

@@ -17,6 +17,11 @@ export interface LegacyRoute extends RouteDescription {
   path: string;
   guard: Guard;
   handler: RouteHandler;
+  /**
+   * The handler reads the request body as a stream (the data source proxy forwards it unread): the route is mounted
+   * before the body parsers, which would otherwise consume it, and no body limit applies.
+   */
+  rawBody?: boolean;
   /** Whether a server with this configuration serves the route (default: every one), e.g. the enterprise edition's. */
   servedIn?: (config: Config) => boolean;
 }

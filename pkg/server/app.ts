@@ -154,6 +154,10 @@ export function createApp(deps: AppDeps): {
   const permissions = new StoredPermissions(users.registry);
   const access = new AccessControl({ registry: deps.registry, teams, sources: [teams], roles, permissions });
   app.use(['/api', '/apis'], attachAccess(access));
+  // Routes that stream the request body themselves (the data source proxy) come before the parsers that would read
+  // it; the router is filled once the adapters' deps exist, as publicApi.
+  const streamingApi = express.Router();
+  app.use(streamingApi);
   // JSON, the +json patch types, and bodies without a Content-Type (kubectl create --raw sends none).
   const isJson = (req: { headers: Record<string, unknown> }) => {
     const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
@@ -189,7 +193,8 @@ export function createApp(deps: AppDeps): {
   );
   const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, provisioning, dataSources, settings };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
-  app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) }));
+  streamingApi.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !!route.rawBody }));
+  app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !route.rawBody }));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });

@@ -12,6 +12,7 @@ import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { loadConfig } from '../../pkg/config';
 import { ADMIN, startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS, DATASOURCES, FOLDERS, LIBRARY_PANELS, PLAYLISTS, SNAPSHOTS } from '../support/paths';
+import { type RecordingUpstream, startRecordingUpstream } from '../support/recording-upstream';
 
 type Principal = 'anonymous' | 'viewer' | 'editor' | 'orgAdmin' | 'serverAdmin' | 'otherOrg';
 const PRINCIPALS: readonly Principal[] = ['anonymous', 'viewer', 'editor', 'orgAdmin', 'serverAdmin', 'otherOrg'];
@@ -178,6 +179,21 @@ const DATASOURCE_ROWS: Row[] = [
   { route: 'DELETE /api/datasources/:id', call: async ({ n }) => ({ path: `/api/datasources/${(await legacyDataSource(n)).id}` }), expect: orgAdmin() },
 ];
 
+/**
+ * The data source proxy, any method: whoever may query the data source (the Query a new data source gives Viewers)
+ * reaches its upstream, a real local server that answers 200.
+ */
+let upstream: RecordingUpstream;
+async function proxiedDataSource(n: string): Promise<{ uid: string; id: number }> {
+  const res = await t.as.post('/api/datasources').send({ name: n, type: 'test-upstream', access: 'proxy', url: `${upstream.url}/base` });
+  expect(res.status).toBe(200);
+  return { uid: res.body.datasource.uid as string, id: res.body.id as number };
+}
+const PROXY_ROWS: Row[] = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).flatMap((verb): Row[] => [
+  { route: `${verb} /api/datasources/proxy/uid/:uid{/*datasource_proxy_route}`, call: async ({ n }) => ({ path: `/api/datasources/proxy/uid/${(await proxiedDataSource(n)).uid}/api/x` }), expect: orgRead() },
+  { route: `${verb} /api/datasources/proxy/:id{/*datasource_proxy_route}`, call: async ({ n }) => ({ path: `/api/datasources/proxy/${(await proxiedDataSource(n)).id}/api/x` }), expect: orgRead() },
+]);
+
 /** A fresh data source of org 1, made by the server admin through /api: its uid and id. */
 async function legacyDataSource(name: string): Promise<{ uid: string; id: number }> {
   const res = await t.as.post('/api/datasources').send(dataSourceBody(name));
@@ -210,6 +226,7 @@ const ROWS: Row[] = [
   ...dataSourceApisRows,
   ...DATASOURCE_ROWS,
   ...CORRELATION_ROWS,
+  ...PROXY_ROWS,
   // A verb no route serves is 405 for whoever may write there; authorization comes first, as in kube-apiserver.
   { route: `_ALL ${APIS},${APIS}/:name`, call: () => ({ path: FOLDERS, method: 'put' }), expect: orgWrite(405) },
   { route: '_ALL /apis/*rest', call: () => ({ path: '/apis/nothing.svc.app/v1/namespaces/default/things', method: 'get' }), expect: orgRead(404) },
@@ -536,6 +553,7 @@ function send(who: Caller, method: string, call: Call): supertest.Test {
 }
 
 beforeAll(async () => {
+  upstream = await startRecordingUpstream();
   t = await startTestApp();
   const mk = async (login: string, orgId: number, role: 'Viewer' | 'Editor' | 'Admin') => {
     const user = await t.users!.createUser(SYSTEM, { login, password: 'password1', orgId });
@@ -550,7 +568,10 @@ beforeAll(async () => {
   serviceAccountKey = (await t.as.post(`/api/serviceaccounts/${sa.body.id}/tokens`).send({ name: 'mx-robot' })).body.key;
   expect(serviceAccountKey).toMatch(/^svcsa_/);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await upstream.close();
+  await t.close();
+});
 
 /** The legacy routes this server declares it serves, as `METHOD path`. */
 const legacyRoutes = () => servedRoutes(legacyAreas, t.config).map(routeName);
@@ -573,13 +594,15 @@ function documentedRoutes(doc: { basePath: string; paths: Record<string, Record<
 test('the legacy routes served are those declared, and each served /api route is described in /swagger.json', async () => {
   // `GET /api` is the Kubernetes core group's discovery (always 404 here), not a route of the legacy API.
   const served = declaredRoutes(t.app).filter((r) => /^[A-Z]+ \/(api\/|login$|logout$)/.test(r));
+  // A wildcard (`{/*route}`) is documented as one path parameter (`/{route}`).
+  const asDocumented = (r: string) => r.replace(/\{\/\*([A-Za-z0-9_]+)\}/g, '/:$1').replace(/\*([A-Za-z0-9_]+)/g, ':$1');
   // The health probe is no legacy area's: it is served before authentication, with the other probes.
   expect(served.filter((r) => r !== 'GET /api/health').sort()).toEqual(legacyRoutes().sort());
   const documented = documentedRoutes((await t.anonymous.get('/swagger.json')).body);
-  expect(served.filter((r) => !documented.includes(r) && !/ \/(login|logout)$/.test(r))).toEqual([]);
+  expect(served.filter((r) => !documented.includes(asDocumented(r)) && !/ \/(login|logout)$/.test(r))).toEqual([]);
   // What is described and not served here is served by the enterprise edition (its custom roles), which serves all.
   const enterprise = loadConfig({ argv: ['--server.edition=enterprise'], env: {}, cwd: process.cwd() });
-  const everyRoute = ['GET /api/health', ...servedRoutes(legacyAreas, enterprise).map(routeName).filter((r) => / \/api\//.test(r))];
+  const everyRoute = ['GET /api/health', ...servedRoutes(legacyAreas, enterprise).map(routeName).filter((r) => / \/api\//.test(r)).map(asDocumented)];
   expect(documented.sort()).toEqual(everyRoute.sort());
 });
 

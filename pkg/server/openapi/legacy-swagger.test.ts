@@ -102,6 +102,17 @@ test('descriptions that cannot be right are refused when the document is built',
   expect(() => swaggerPath('/apis/x')).toThrow('not under /api');
 });
 
+test('a wildcard is one path parameter standing for the rest of the path', () => {
+  expect(swaggerPath('/api/datasources/proxy/uid/:uid{/*route}')).toBe('/datasources/proxy/uid/{uid}/{route}');
+  expect(swaggerPath('/api/files/*rest')).toBe('/files/{rest}');
+  const doc = legacySwagger({ routes: [{ ...routes[0], path: '/api/things/:uid{/*route}', operationId: 'proxyThing' }], version: '1' }) as any;
+  const params = (doc.paths['/things/{uid}/{route}'].get.parameters as { in: string }[]).filter((p) => p.in === 'path');
+  expect(params).toEqual([
+    { name: 'uid', in: 'path', required: true, type: 'string' },
+    { name: 'route', in: 'path', required: true, type: 'string' },
+  ]);
+});
+
 test('the validator does reject what Swagger 2.0 cannot say', async () => {
   const v2 = legacySwagger({ routes, version: '1' }) as any;
   v2.definitions.ThingDTO.properties.refresh = { anyOf: [{ type: 'string' }, { type: 'boolean' }] };

@@ -70,12 +70,17 @@ export function zodToSwagger2(schema: ZodType, io: 'input' | 'output'): JsonSche
   return toSwagger2Schema(z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any', reused: 'inline', cycles: 'ref' }) as JsonSchema);
 }
 
-/** `/api/dashboards/uid/:uid` → `/dashboards/uid/{uid}`. */
+/**
+ * `/api/dashboards/uid/:uid` → `/dashboards/uid/{uid}`; a wildcard (express' `*rest`, optional `{/*rest}`) is one
+ * parameter standing for the rest of the path: `/api/datasources/proxy/uid/:uid{/*route}` → `/datasources/proxy/uid/{uid}/{route}`.
+ */
 export function swaggerPath(expressPath: string): string {
   if (expressPath !== LEGACY_BASE_PATH && !expressPath.startsWith(`${LEGACY_BASE_PATH}/`)) {
     throw new Error(`legacy route ${expressPath} is not under ${LEGACY_BASE_PATH}`);
   }
-  return (expressPath.slice(LEGACY_BASE_PATH.length) || '/').replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  return (expressPath.slice(LEGACY_BASE_PATH.length) || '/')
+    .replace(/\{\/\*([A-Za-z0-9_]+)\}/g, '/{$1}')
+    .replace(/[:*]([A-Za-z0-9_]+)/g, '{$1}');
 }
 
 export interface LegacySwaggerOptions {
@@ -159,7 +164,7 @@ export function legacySwagger(opts: LegacySwaggerOptions): JsonSchema {
 
 function parameters(r: LegacyRouteDoc): JsonSchema[] {
   const declared = r.params ?? [];
-  const pathNames = [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+  const pathNames = [...r.path.matchAll(/[:*]([A-Za-z0-9_]+)/g)].map((m) => m[1]);
   for (const p of declared.filter((p) => p.in === 'path')) {
     if (!pathNames.includes(p.name)) throw new Error(`legacy route ${r.path} declares path parameter ${p.name} it does not have`);
   }
