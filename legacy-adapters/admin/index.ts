@@ -3,15 +3,26 @@ import type { Config } from '../../pkg/config';
 import { defineArea, guard } from '../shared';
 import { ldapNotEnabled, reloadLdap } from './ldap-routes';
 import { getSettings, settingsChangeSchema, updateSettings } from './settings-routes';
+import { getStats, getUsageReportPreview } from './stats-routes';
 
 const tags = ['admin'];
 const message = z.object({ message: z.string() });
 /** The settings object (spec §2.14): sections of settings, every value a string. */
 const settingsBag = z.record(z.string(), z.record(z.string(), z.string()));
+const count = z.number().int();
+/** The anchor's AdminStats. */
+const adminStats = z.object(Object.fromEntries(
+  ['orgs', 'dashboards', 'snapshots', 'tags', 'datasources', 'playlists', 'stars', 'alerts', 'users', 'admins', 'editors', 'viewers', 'activeUsers', 'activeAdmins', 'activeEditors', 'activeViewers',
+    'dailyActiveUsers', 'dailyActiveAdmins', 'dailyActiveEditors', 'dailyActiveViewers', 'monthlyActiveUsers', 'activeSessions', 'dailyActiveSessions'].map((k) => [k, count]),
+));
+const usageReportBody = z.object({
+  version: z.string(), metrics: z.record(z.string(), z.number()), os: z.string(), arch: z.string(), edition: z.string(), hasValidLicense: z.boolean(),
+  packaging: z.string(), usageStatsId: z.string(), databaseCreated: z.number().int().optional(),
+});
 const enterprise = (config: Config) => config.server.edition === 'enterprise';
 const noLdap = 'This server has no LDAP: answers 400 "LDAP is not enabled", as the anchor does with LDAP not configured.';
 
-/** Server administration (spec §4.11): settings, LDAP. */
+/** Server administration (spec §4.11): settings, statistics, LDAP. */
 export const adminArea = defineArea({
   name: 'admin',
   routes: [
@@ -27,6 +38,17 @@ export const adminArea = defineArea({
       description: 'Enterprise edition only: 404 in the others. `updates` (section → setting → value) and/or `removals` (section → setting names), at least one change; any other section is a 400 that changes nothing.',
       body: { schema: settingsChangeSchema, name: 'SettingsUpdateCommand' },
       responses: { 200: { description: 'Settings updated.', schema: message }, 400: {}, 401: {}, 403: {}, 404: {} },
+    },
+    {
+      method: 'get', path: '/api/admin/stats', guard: guard.serverAdmin, handler: getStats, operationId: 'adminGetStats', tags,
+      summary: 'Counts of the stored objects of every organization: users by highest role, active users (seen in 30 days, 24 hours, this month) and sessions.',
+      description: 'Counted from the database at each request (one counting query per kind; users, memberships, activity and sessions read once). `alerts` is 0: no alerting is served.',
+      responses: { 200: { description: 'The statistics.', schema: adminStats, name: 'AdminStats' }, 401: {}, 403: {} },
+    },
+    {
+      method: 'get', path: '/api/admin/usage-report-preview', guard: guard.serverAdmin, handler: getUsageReportPreview, operationId: 'getUsageReportPreview', tags,
+      summary: "The usage report the anchor would send (this server sends none), with its metric names (stats.<x>.count, stats.ds.<type>.count, stats.ds_access.<type>.<access>.count, edition.<e>...), from the same counts as the stats.",
+      responses: { 200: { description: 'The report.', schema: usageReportBody, name: 'Report' }, 401: {}, 403: {} },
     },
     {
       method: 'post', path: '/api/admin/ldap/reload', guard: guard.serverAdmin, handler: reloadLdap, operationId: 'reloadLDAPCfg', tags: ['admin_ldap'],

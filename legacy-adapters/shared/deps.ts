@@ -42,6 +42,8 @@ export interface AdapterDeps {
   /** The password check of basic authentication, so the login form counts failures with it. */
   passwordCheck: PasswordCheck;
   lastSeen: LastSeenTracker;
+  /** The server's version (package.json), as the usage report states it. */
+  version: string;
   /** The User-Agent of every request to a data source: `dataproxy.user_agent`, else `Svc/<version>`. */
   userAgent: string;
   log: Logger;

@@ -294,6 +294,8 @@ const ROWS: Row[] = [
   { route: 'POST /api/admin/encryption/reencrypt-secrets', call: () => ({ path: '/api/admin/encryption/reencrypt-secrets' }), expect: serverAdmin(204) },
   { route: 'POST /api/admin/encryption/rollback-secrets', call: () => ({ path: '/api/admin/encryption/rollback-secrets' }), expect: serverAdmin(204) },
   { route: 'GET /api/admin/settings', call: () => ({ path: '/api/admin/settings' }), expect: serverAdmin() },
+  { route: 'GET /api/admin/stats', call: () => ({ path: '/api/admin/stats' }), expect: serverAdmin() },
+  { route: 'GET /api/admin/usage-report-preview', call: () => ({ path: '/api/admin/usage-report-preview' }), expect: serverAdmin() },
   { route: 'POST /api/admin/ldap/reload', call: () => ({ path: '/api/admin/ldap/reload' }), expect: serverAdmin(410) },
   // No LDAP here: a server admin gets the anchor's 400 "LDAP is not enabled".
   { route: 'GET /api/admin/ldap/status', call: () => ({ path: '/api/admin/ldap/status' }), expect: serverAdmin(400) },
