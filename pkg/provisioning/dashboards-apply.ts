@@ -48,9 +48,12 @@ export async function applyProvider(deps: ApplyDeps, p: DashboardProvider, index
   const result: DashboardsResult = { written: 0, deleted: 0 };
   const folders = await listAll(deps, p.orgId, FOLDERS);
   const base = await folderFor(deps, p, index, p.folder, p.folderUid, folders);
+  // What is stored already: a poll of unchanged files reads once and writes nothing (replicas poll too).
+  const storedChecksums = new Map((await listAll(deps, p.orgId, DASHBOARDS)).map((d) => [d.metadata.name, d.metadata.annotations?.[PA.checksum]]));
   for (const f of files) {
     const folder = f.folderTitle ? await folderFor(deps, p, index, f.folderTitle, '', folders) : base;
     const checksum = checksumOf(deps.checksumKey, { spec: f.spec, folder, allowUiUpdates: p.allowUiUpdates, provider: p.name, path: f.relative });
+    if (storedChecksums.get(f.uid) === checksum) continue;
     let unchanged = false;
     try {
       await deps.registry.upsert(ctx, DASHBOARDS, f.uid, (current) => {

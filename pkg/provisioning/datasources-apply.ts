@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { dataSourceKind } from '../../apis/datasource.svc.app/v1beta1/datasource';
 import { anyKind, isProvisioned, PROVISIONING_MANAGER, ProvisioningAnnotations as PA, type Resource } from '../meta';
 import { StatusError } from '../errors';
@@ -81,7 +82,7 @@ async function upsert(deps: ApplyDeps, e: DataSourceEntry): Promise<'created' | 
     return {
       metadata: {
         name: uid,
-        annotations: { ...a, [PA.managedBy]: PROVISIONING_MANAGER, [PA.managerId]: MANAGER_ID, [PA.sourcePath]: e.file, [PA.checksum]: checksum },
+        annotations: { ...a, [PA.managedBy]: PROVISIONING_MANAGER, [PA.managerId]: MANAGER_ID, [PA.sourcePath]: path.basename(e.file), [PA.checksum]: checksum },
       },
       spec: { ...fields, jsonData: jsonData ?? null, ...(Object.keys(secrets).length ? { secureJsonData: secrets } : {}), readOnly: !editable },
     };
