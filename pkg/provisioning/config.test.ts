@@ -50,6 +50,7 @@ describe('data source files', () => {
     ['datasources:\n  - name: X\n    type: t\n    orgId: one\n', 'datasources[0].orgId:'],
     ['datasources:\n  - name: X\n    type: t\n    url: "$__file{/does/not/exist}"\n', "datasources[0].url: failed to interpolate value '$__file{/does/not/exist}'"],
     ['apiVersion: 7\n', 'apiVersion:'],
+    ['datasources:\n  - name: X\n    type: prometheus\n    url: "not a url"\n', 'datasources[0].url: Validation error, invalid URL'],
     ['datasources: [\n', 'invalid YAML'],
   ])('%j is an error naming the file and %s', (text, field) => {
     write('bad.yaml', text);

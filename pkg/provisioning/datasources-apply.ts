@@ -50,7 +50,14 @@ export async function applyDataSources(deps: ApplyDeps, plan: DataSourcesPlan, k
     const same = (await stored(e.orgId)).find((ds) => ds.spec.name === e.name);
     // The file gave it another uid (names are uids here, and never change): the old one goes.
     if (same && same.metadata.name !== e.uid) await remove(e.orgId, same.metadata.name);
-    const written = await upsert(deps, e);
+    let written;
+    try {
+      written = await upsert(deps, e);
+    } catch (err) {
+      // What the kind refuses of an entry is the file's to fix, as its format is.
+      if (err instanceof StatusError && err.code < 500) throw new ProvisioningError(e.file, `datasources[${e.index}]`, err.message);
+      throw err;
+    }
     if (written) result[written]++;
     if (written) byOrg.delete(e.orgId);
   }

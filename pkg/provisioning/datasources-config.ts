@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { dataSourceSpecSchema } from '../../apis/datasource.svc.app/v1beta1/datasource/datasource-schema';
-import { nameProblem } from '../meta';
+import { type DataSourceSpec, dataSourceSpecSchema } from '../../apis/datasource.svc.app/v1beta1/datasource/datasource-schema';
+import { dataSourceStrategy } from '../../apis/datasource.svc.app/v1beta1/datasource/datasource-strategy';
+import { nameProblem, type Resource } from '../meta';
 import { type ConfigFile, parseConfig } from './read-files';
 import { ProvisioningError } from './provisioning-error';
 import type { ValueSources } from './values';
@@ -83,6 +84,9 @@ export function planDataSources(files: readonly ConfigFile[], sources: ValueSour
         const issue = checked.error.issues[0]!;
         throw new ProvisioningError(f.file, at(issue.path.join('.')), issue.message);
       }
+      const object = { metadata: { name: uid }, spec: checked.data } as unknown as Resource<DataSourceSpec>;
+      const [cause] = dataSourceStrategy.validate?.(object) ?? [];
+      if (cause) throw new ProvisioningError(f.file, at((cause.field ?? '').replace(/^spec\./, '')), cause.message);
       if (entry.isDefault) {
         if (defaults.has(entry.orgId) && defaults.get(entry.orgId) !== entry.name) throw new ProvisioningError(f.file, at('isDefault'), ONE_DEFAULT);
         defaults.set(entry.orgId, entry.name);
