@@ -121,6 +121,24 @@ describe('forwarding', () => {
     expect(up.requests.map((r) => [r.method, r.rawPath])).toEqual([[method, '/base/things/1']]);
   });
 
+  it('forwards HEAD (served with GET) without a body', async () => {
+    const res = await raw('HEAD', `${PROXY}/rec/x`);
+    expect([res.status, res.body.length]).toEqual([200, 0]);
+    expect(up.requests.map((r) => r.method)).toEqual(['HEAD']);
+  });
+
+  it('gives up on the upstream request when the caller goes away', async () => {
+    up.reply = () => ({ delayMs: 5000, body: 'late' });
+    const req = http.request({ host: '127.0.0.1', port: serverPort, path: `${PROXY}/rec/slow`, headers: { authorization: basicOf(ADMIN.user, ADMIN.password) } });
+    req.on('error', () => undefined);
+    req.end();
+    const deadline = Date.now() + 4000;
+    while (up.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    req.destroy();
+    while (up.abandoned === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect([up.requests.length, up.abandoned]).toEqual([1, 1]);
+  });
+
   it('forwards the bare data source URL and a trailing slash', async () => {
     await t.as.get(`${PROXY}/rec`).expect(200);
     await t.as.get(`${PROXY}/rec/api/`).expect(200);

@@ -39,6 +39,8 @@ export interface RecordingUpstream {
   url: string;
   port: number;
   requests: Recorded[];
+  /** Requests whose connection closed before the answer was complete (the proxy gave up on them). */
+  abandoned: number;
   /** The answer to each request (default 200 `{"ok":true}`). */
   reply: (req: Recorded) => Reply;
   /** Forget what was recorded and answer the default again. */
@@ -54,9 +56,11 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
     url: '',
     port: 0,
     requests: [],
+    abandoned: 0,
     reply: DEFAULT_REPLY,
     reset() {
       state.requests = [];
+      state.abandoned = 0;
       state.reply = DEFAULT_REPLY;
     },
     close: () =>
@@ -66,6 +70,9 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
       }),
   };
   const server = http.createServer((req, res) => {
+    res.on('close', () => {
+      if (!res.writableFinished) state.abandoned += 1;
+    });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
