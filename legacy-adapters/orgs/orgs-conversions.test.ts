@@ -1,5 +1,5 @@
 import type { StoredUser } from '../../pkg/auth/identity/identity-directory';
-import { fromOrgDTO, fromOrgUserDTO, parseRole, toOrgDTO, toOrgUserDTO } from './orgs-conversions';
+import { fromOrgDetailsDTO, fromOrgDTO, fromOrgUserDTO, parseOrgAddressForm, parseRole, toOrgAddressForm, toOrgDetailsDTO, toOrgDTO, toOrgUserDTO } from './orgs-conversions';
 
 const user: StoredUser = {
   id: 3, uid: 'u-3', login: 'cy', email: 'cy@example.com', name: 'Cy', isSvcAdmin: false, isDisabled: false, orgId: 1,
@@ -28,5 +28,20 @@ describe('orgs conversions', () => {
     expect(parseRole('None')).toBe('None');
     expect(parseRole('editor')).toBeUndefined();
     expect(parseRole(1)).toBeUndefined();
+  });
+});
+
+describe('org details conversions', () => {
+  const address = { address1: 'Karl Johans gate 1', address2: '', city: 'Oslo', zipCode: '0154', state: '', country: 'Norway' };
+
+  it('round-trips an org through OrgDetailsDTO; no address is six empty lines', () => {
+    expect(fromOrgDetailsDTO(toOrgDetailsDTO({ id: 2, name: 'Ops', address }))).toEqual({ id: 2, name: 'Ops', address });
+    expect(toOrgDetailsDTO({ id: 1, name: 'Main Org.' }).address).toEqual({ address1: '', address2: '', city: '', zipCode: '', state: '', country: '' });
+  });
+
+  it('round-trips the address form, whose zip code is `zipcode`; lines left out are empty, a line that is no string refuses it', () => {
+    expect(parseOrgAddressForm(toOrgAddressForm(address))).toEqual(address);
+    expect(parseOrgAddressForm({ city: 'Bergen' })).toEqual({ address1: '', address2: '', city: 'Bergen', zipCode: '', state: '', country: '' });
+    for (const bad of [null, [], 'x', { city: 1 }, { zipcode: null }]) expect(parseOrgAddressForm(bad)).toBeUndefined();
   });
 });

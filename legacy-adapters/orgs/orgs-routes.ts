@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
-import { type IdentityDirectory, lastServerAdmin } from '../../pkg/auth/identity/identity-directory';
+import { type IdentityDirectory, lastServerAdmin, type StoredUser } from '../../pkg/auth/identity/identity-directory';
 import { StatusError } from '../../pkg/errors';
 import { z } from 'zod';
-import { type AdapterDeps, bind, bodyObject, idParam } from '../shared';
-import { type OrgUserDTO, parseRole, toOrgDTO, toOrgUserDTO } from './orgs-conversions';
+import { type AdapterDeps, bind, bodyObject, idParam, positiveQueryInt, queryString } from '../shared';
+import { fromUserSearchQuery } from '../users/users-conversions';
+import { type OrgUserDTO, parseRole, toOrgDTO, toOrgUserDTO, toUserLookupDTO } from './orgs-conversions';
 
 /**
  * Organizations and the current org's members, as clients of the identity kinds. Creating organizations is for
@@ -15,6 +16,30 @@ const by = (req: Request) => ({ identity: req.user!.identity });
 /** `POST /api/orgs`: a name that is not blank. */
 const createOrgCommand = z.object({ name: z.string().trim().min(1) });
 const userNotFound = () => new StatusError(404, 'NotFound', 'User not found');
+export const orgNotFound = () => new StatusError(404, 'NotFound', 'Organization not found');
+
+/**
+ * The organization a members route acts on: the path's `:orgId` (`/api/orgs/:orgId/users`, 400 "orgId is invalid",
+ * 404 when there is none), else the one the request acts in (`/api/org/users`).
+ */
+export async function orgOf(req: Request, users: IdentityDirectory): Promise<number> {
+  if (req.params.orgId === undefined) return req.user!.orgId;
+  const org = await users.orgById(idParam(req, 'orgId'));
+  if (!org) throw orgNotFound();
+  return org.id;
+}
+
+/** Members of `orgId` as the anchor lists them, by user id, with their last activity. */
+async function orgUsers(orgId: number, { users, lastSeen }: AdapterDeps): Promise<OrgUserDTO[]> {
+  const out: OrgUserDTO[] = [];
+  const seen = await lastSeen.all();
+  const now = Date.now();
+  for (const m of await users.membersOf(orgId)) {
+    const user = await users.userById(m.userId);
+    if (user) out.push(toOrgUserDTO(orgId, user, m.role, seen.get(user.uid), now));
+  }
+  return out;
+}
 
 export async function createOrg(req: Request, res: Response, { users }: AdapterDeps): Promise<void> {
   const { name } = bind(req, createOrgCommand);
@@ -27,16 +52,34 @@ export async function searchOrgs(_req: Request, res: Response, { users }: Adapte
   res.json((await users.listOrgs()).map(toOrgDTO));
 }
 
-export async function getOrgUsers(req: Request, res: Response, { users, lastSeen }: AdapterDeps): Promise<void> {
-  const orgId = req.user!.orgId;
-  const out: OrgUserDTO[] = [];
-  const seen = await lastSeen.all();
-  const now = Date.now();
-  for (const m of await users.membersOf(orgId)) {
+export async function getOrgUsers(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  res.json(await orgUsers(await orgOf(req, deps.users), deps));
+}
+
+/**
+ * `GET /api/orgs/:orgId/users/search`: the members whose login, email or name contains `query` (any case), a page
+ * at a time (`perpage` default 1000, `page` from 1), by login.
+ */
+export async function searchOrgUsers(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const orgId = await orgOf(req, deps.users);
+  const q = fromUserSearchQuery(req.query as Record<string, unknown>);
+  const needle = q.query.toLowerCase();
+  const matching = (await orgUsers(orgId, deps))
+    .filter((u) => !needle || [u.login, u.email, u.name].some((v) => v.toLowerCase().includes(needle)))
+    .sort((a, b) => a.login.localeCompare(b.login) || a.userId - b.userId);
+  res.json({ totalCount: matching.length, orgUsers: matching.slice((q.page - 1) * q.perPage, q.page * q.perPage), page: q.page, perPage: q.perPage });
+}
+
+/** `GET /api/org/users/lookup`: members of the current org matching `query`, at most `limit` (default 1000), by login. */
+export async function lookupOrgUsers(req: Request, res: Response, { users }: AdapterDeps): Promise<void> {
+  const needle = (queryString(req.query.query) ?? '').trim().toLowerCase();
+  const limit = positiveQueryInt(req.query.limit, 1000);
+  const found: StoredUser[] = [];
+  for (const m of await users.membersOf(req.user!.orgId)) {
     const user = await users.userById(m.userId);
-    if (user) out.push(toOrgUserDTO(orgId, user, m.role, seen.get(user.uid), now));
+    if (user && (!needle || [user.login, user.email, user.name].some((v) => v.toLowerCase().includes(needle)))) found.push(user);
   }
-  res.json(out);
+  res.json(found.sort((a, b) => a.login.localeCompare(b.login) || a.id - b.id).slice(0, limit).map(toUserLookupDTO));
 }
 
 export async function addOrgUser(req: Request, res: Response, { users }: AdapterDeps): Promise<void> {
@@ -44,9 +87,9 @@ export async function addOrgUser(req: Request, res: Response, { users }: Adapter
   if (typeof b.loginOrEmail !== 'string') throw bad('bad request data');
   const role = parseRole(b.role);
   if (!role) throw bad('Invalid role specified');
+  const orgId = await orgOf(req, users);
   const user = await users.userByLoginOrEmail(b.loginOrEmail);
   if (!user) throw userNotFound();
-  const orgId = req.user!.orgId;
   if (await users.roleOf(orgId, user.id)) {
     res.status(409).json({ message: 'User is already member of this organization', userId: user.id });
     return;
@@ -56,10 +99,10 @@ export async function addOrgUser(req: Request, res: Response, { users }: Adapter
 }
 
 export async function updateOrgUser(req: Request, res: Response, { users }: AdapterDeps): Promise<void> {
+  const orgId = await orgOf(req, users);
   const userId = idParam(req, 'userId');
   const role = parseRole(bodyObject(req).role);
   if (!role) throw bad('Invalid role specified');
-  const orgId = req.user!.orgId;
   const current = await users.roleOf(orgId, userId);
   if (!current) throw userNotFound();
   if (current === 'Admin' && role !== 'Admin') await keepOneAdmin(users, orgId, 'Cannot change role so that there is no organization admin left');
@@ -68,14 +111,15 @@ export async function updateOrgUser(req: Request, res: Response, { users }: Adap
 }
 
 export async function removeOrgUser(req: Request, res: Response, { users }: AdapterDeps): Promise<void> {
+  const orgId = await orgOf(req, users);
   const userId = idParam(req, 'userId');
-  const orgId = req.user!.orgId;
   const current = await users.roleOf(orgId, userId);
   if (!current) throw userNotFound();
   if (current === 'Admin') await keepOneAdmin(users, orgId, 'Cannot remove last organization admin');
   await users.removeMember(by(req), orgId, userId);
-  // As the anchor: a user removed from its last organization is deleted, unless it is the last server admin.
-  if ((await users.orgsOf(userId)).length === 0) {
+  // As the anchor: a user removed from its last organization through /api/org/users is deleted, unless it is the
+  // last server admin; through /api/orgs/:orgId/users it stays (the anchor's ShouldDeleteOrphanedUser).
+  if (req.params.orgId === undefined && (await users.orgsOf(userId)).length === 0) {
     const deleted = await users.deleteUser(by(req), userId).then(
       () => true,
       (err: unknown) => {

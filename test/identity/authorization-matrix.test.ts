@@ -307,6 +307,27 @@ const ROWS: Row[] = [
   { route: 'POST /api/orgs', call: ({ n }) => ({ path: '/api/orgs', body: { name: n } }), expect: serverAdmin() },
   { route: 'GET /api/orgs', call: () => ({ path: '/api/orgs' }), expect: serverAdmin() },
   // Organization administration.
+  { route: 'GET /api/org', call: () => ({ path: '/api/org' }), expect: orgRead() },
+  { route: 'PUT /api/org', call: () => ({ path: '/api/org', body: { name: 'Main Org.' } }), expect: orgAdmin() },
+  { route: 'PUT /api/org/address', call: () => ({ path: '/api/org/address', body: { city: 'Oslo' } }), expect: orgAdmin() },
+  // Also whoever administers a folder or dashboard (to name users in its permissions): the Editor, of the folder it creates.
+  {
+    route: 'GET /api/org/users/lookup',
+    call: async ({ n }) => {
+      await t.anonymous.post(FOLDERS).auth(CREDENTIALS.editor, 'password1').send({ metadata: { name: n }, spec: { title: 'F' } }).expect(201);
+      return { path: '/api/org/users/lookup?query=mx' };
+    },
+    expect: { ...orgAdmin(), editor: 200 },
+  },
+  { route: 'GET /api/orgs/name/:name', call: () => ({ path: '/api/orgs/name/Main%20Org.' }), expect: serverAdmin() },
+  { route: 'GET /api/orgs/:orgId', call: () => ({ path: '/api/orgs/1' }), expect: serverAdmin() },
+  { route: 'PUT /api/orgs/:orgId', call: () => ({ path: '/api/orgs/1', body: { name: 'Main Org.' } }), expect: serverAdmin() },
+  { route: 'PUT /api/orgs/:orgId/address', call: () => ({ path: '/api/orgs/1/address', body: { city: 'Oslo' } }), expect: serverAdmin() },
+  { route: 'GET /api/orgs/:orgId/users', call: () => ({ path: '/api/orgs/1/users' }), expect: serverAdmin() },
+  { route: 'GET /api/orgs/:orgId/users/search', call: () => ({ path: '/api/orgs/1/users/search?query=mx' }), expect: serverAdmin() },
+  { route: 'POST /api/orgs/:orgId/users', call: async ({ n }) => (await userId(n), { path: '/api/orgs/1/users', body: { loginOrEmail: n, role: 'Viewer' } }), expect: serverAdmin() },
+  { route: 'PATCH /api/orgs/:orgId/users/:userId', call: async ({ n }) => ({ path: `/api/orgs/1/users/${await member(n)}`, body: { role: 'Editor' } }), expect: serverAdmin() },
+  { route: 'DELETE /api/orgs/:orgId/users/:userId', call: async ({ n }) => ({ path: `/api/orgs/1/users/${await member(n)}` }), expect: serverAdmin() },
   { route: 'GET /api/org/users', call: () => ({ path: '/api/org/users' }), expect: orgAdmin() },
   { route: 'POST /api/org/users', call: async ({ n }) => (await userId(n), { path: '/api/org/users', body: { loginOrEmail: n, role: 'Viewer' } }), expect: orgAdmin() },
   { route: 'PATCH /api/org/users/:userId', call: async ({ n }) => ({ path: `/api/org/users/${await member(n)}`, body: { role: 'Editor' } }), expect: orgAdmin() },

@@ -1,5 +1,6 @@
 import { orgKind, orgMemberKind, userKind, identityKinds } from '../../../apis';
 import type { OrgSpec } from '../../../apis/iam.svc.app/v0alpha1/org';
+import type { OrgAddress } from '../../../apis/iam.svc.app/v0alpha1/org/org-schema';
 import type { UserSpec } from '../../../apis/iam.svc.app/v0alpha1/user';
 import { StatusError } from '../../errors';
 import { type KindRegistration, labelKey, randomUid, type Resource } from '../../meta';
@@ -44,6 +45,13 @@ export interface StoredUser {
 export interface StoredOrg {
   id: number;
   name: string;
+  /** Its postal address; absent when none was ever set. */
+  address?: OrgAddress;
+}
+
+function toOrg(obj: Resource): StoredOrg {
+  const s = obj.spec as unknown as OrgSpec;
+  return { id: Number(obj.metadata.name), name: s.name, ...(s.address ? { address: s.address } : {}) };
 }
 
 export interface NewUser {
@@ -235,12 +243,27 @@ export class IdentityDirectory {
   async orgById(id: number): Promise<StoredOrg | undefined> {
     if (!Number.isSafeInteger(id) || id < 1) return undefined;
     const obj = await this.getOrUndefined(orgKind, String(id));
-    return obj && { id, name: (obj.spec as unknown as OrgSpec).name };
+    return obj && toOrg(obj);
   }
 
   async listOrgs(): Promise<StoredOrg[]> {
     const list = await this.registry.list(this.ctx(SYSTEM), orgKind, {});
-    return list.items.map((o) => ({ id: Number(o.metadata.name), name: (o.spec as unknown as OrgSpec).name })).sort((a, b) => a.id - b.id);
+    return list.items.map(toOrg).sort((a, b) => a.id - b.id);
+  }
+
+  /** The organization named `name`, compared case-insensitively as its unique name is. */
+  async orgByName(name: string): Promise<StoredOrg | undefined> {
+    const wanted = name.trim().toLowerCase();
+    return (await this.listOrgs()).find((o) => o.name.trim().toLowerCase() === wanted);
+  }
+
+  /** Read-modify-write of an organization's name or address (409 "Organization name taken" for a taken name). */
+  async updateOrg(by: Requester, id: number, change: { name?: string; address?: Partial<OrgAddress> }): Promise<StoredOrg> {
+    const obj = await this.registry.patch(this.ctx(by), orgKind, String(id), (current) => {
+      const spec = current.spec as unknown as OrgSpec;
+      return { ...current, spec: { ...spec, ...(change.name === undefined ? {} : { name: change.name }), ...(change.address ? { address: { ...spec.address, ...change.address } } : {}) } };
+    });
+    return toOrg(obj);
   }
 
   /**
