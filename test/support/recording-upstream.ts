@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** One request as the upstream received it: the request line's raw target, the headers, the whole body. */
@@ -50,7 +51,8 @@ export interface RecordingUpstream {
 
 const DEFAULT_REPLY = (): Reply => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' });
 
-export async function startRecordingUpstream(): Promise<RecordingUpstream> {
+/** `tls`: serve https with this PEM pair (a self-signed one: the proxy must refuse it unless told to skip the check). */
+export async function startRecordingUpstream(opts: { tls?: { cert: string; key: string } } = {}): Promise<RecordingUpstream> {
   const sockets = new Set<Socket>();
   const state: RecordingUpstream = {
     url: '',
@@ -69,7 +71,7 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
         server.close(() => resolve());
       }),
   };
-  const server = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     res.on('close', () => {
       if (!res.writableFinished) state.abandoned += 1;
     });
@@ -101,13 +103,14 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
       if (r.delayMs) setTimeout(answer, r.delayMs);
       else answer();
     });
-  });
-  server.on('connection', (s: Socket) => {
+  };
+  const server = opts.tls ? https.createServer(opts.tls, handler) : http.createServer(handler);
+  server.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.port = (server.address() as AddressInfo).port;
-  state.url = `http://127.0.0.1:${state.port}`;
+  state.url = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${state.port}`;
   return state;
 }
