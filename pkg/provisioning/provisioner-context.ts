@@ -9,6 +9,8 @@ export interface ApplyDeps {
   orgs: OrgDirectory;
   /** Keys the digests of what files said (`sourceChecksum`): a digest of a secret says nothing without it. */
   checksumKey: string;
+  /** Every organization's id: where `prune` and orphaned providers' dashboards are looked for. */
+  orgIds(): Promise<number[]>;
 }
 
 /**

@@ -34,7 +34,7 @@ export interface ProvisionerOptions {
 export class Provisioner {
   private providers: DashboardProvider[] = [];
   private timers: NodeJS.Timeout[] = [];
-  /** Organizations files have named since start: where prune and orphaned providers are looked for. */
+  /** Where prune and orphaned providers are looked for: every organization, read at each reload. */
   private readonly orgs = new Set<number>([1]);
   private stopped = false;
 
@@ -52,7 +52,10 @@ export class Provisioner {
   /** `datasources/*.yaml` applied; returns once the data sources are stored. */
   async reloadDataSources(): Promise<void> {
     const plan = planDataSources(readYamlFiles(path.join(this.opts.root, 'datasources')), this.opts.sources);
-    const done = await this.opts.exclusively(LOCK, () => applyDataSources(this.deps, plan, this.orgs));
+    const done = await this.opts.exclusively(LOCK, async () => {
+      await this.readOrgs();
+      return applyDataSources(this.deps, plan, this.orgs);
+    });
     this.opts.log.info('data sources provisioned', { files: plan.files.length, ...done });
   }
 
@@ -66,6 +69,7 @@ export class Provisioner {
     this.stopPolling();
     try {
       await this.opts.exclusively(LOCK, async () => {
+        await this.readOrgs();
         for (const [i, p] of providers.entries()) {
           this.orgs.add(p.orgId);
           const done = await applyProvider(this.deps, p, i, files[i]!);
@@ -77,6 +81,11 @@ export class Provisioner {
     } finally {
       this.startPolling();
     }
+  }
+
+  private async readOrgs(): Promise<void> {
+    this.orgs.clear();
+    for (const id of [1, ...(await this.deps.orgIds())]) this.orgs.add(id);
   }
 
   /** Ends polling (the server's shutdown). */

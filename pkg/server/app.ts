@@ -188,7 +188,7 @@ export function createApp(deps: AppDeps): {
   const settings = new StoredSettings(registry.companion(internalKinds));
   // Files under paths.provisioning, written as the provisioner; replicas take turns on the database's lock.
   const provisioning = new Provisioner(
-    { registry, orgs: deps.orgs ?? storedOrgs(users), checksumKey: config.security.secret_key },
+    { registry, orgs: deps.orgs ?? storedOrgs(users), checksumKey: config.security.secret_key, orgIds: async () => (await users.listOrgs()).map((o) => o.id) },
     { root: config.paths.provisioning, cwd: process.cwd(), sources: { env: deps.env ?? {} }, exclusively: (name, fn) => deps.storage.exclusively(name, fn), log },
   );
   const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings };

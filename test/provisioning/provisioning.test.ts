@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { safeUidFromName } from '../../pkg/provisioning';
+import { silentLogger } from '../../pkg/log';
+import { Provisioner, safeUidFromName } from '../../pkg/provisioning';
+import { storedOrgs } from '../../pkg/registry';
 import { startTestApp, type TestApp } from '../support/app';
 
 /**
@@ -163,7 +165,20 @@ datasources:
     expect((await t.as.get('/api/datasources/uid/elsewhere').set('X-Svc-Org-Id', String(org))).body).toMatchObject({ orgId: org, readOnly: true });
     expect((await t.as.get(`/apis/datasource.svc.app/v1beta1/namespaces/org-${org}/datasources/elsewhere`)).status).toBe(200);
     expect((await t.as.get('/api/datasources/uid/elsewhere')).status).toBe(404);
+    // The file is gone and another one prunes: a restarted server (a provisioner that never saw that org's file)
+    // finds the provisioned data source in every organization.
     fs.rmSync(file);
+    const main = path.join(root, 'datasources', 'main.yaml');
+    const before = fs.readFileSync(main, 'utf8');
+    write(main, `prune: true\n${before}`);
+    const restarted = new Provisioner(
+      { registry: t.registry, orgs: storedOrgs(t.users), checksumKey: t.config.security.secret_key, orgIds: async () => (await t.users.listOrgs()).map((o) => o.id) },
+      { root, cwd: root, sources: { env: {} }, exclusively: (name, fn) => t.storage.exclusively(name, fn), log: silentLogger },
+    );
+    await restarted.reloadDataSources();
+    expect((await t.as.get('/api/datasources/uid/elsewhere').set('X-Svc-Org-Id', String(org))).status).toBe(404);
+    expect((await t.as.get(`/api/datasources/uid/${safeUidFromName('Prom')}`)).status).toBe(200);
+    write(main, before);
   });
 });
 
