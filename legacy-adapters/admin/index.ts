@@ -4,6 +4,7 @@ import { defineArea, guard } from '../shared';
 import { ldapNotEnabled, reloadLdap } from './ldap-routes';
 import { getSettings, settingsChangeSchema, updateSettings } from './settings-routes';
 import { getStats, getUsageReportPreview } from './stats-routes';
+import { disableUser, enableUser } from './user-state-routes';
 
 const tags = ['admin'];
 const message = z.object({ message: z.string() });
@@ -19,10 +20,11 @@ const usageReportBody = z.object({
   version: z.string(), metrics: z.record(z.string(), z.number()), os: z.string(), arch: z.string(), edition: z.string(), hasValidLicense: z.boolean(),
   packaging: z.string(), usageStatsId: z.string(), databaseCreated: z.number().int().optional(),
 });
+const userId = { name: 'id', in: 'path', type: 'integer', required: true } as const;
 const enterprise = (config: Config) => config.server.edition === 'enterprise';
 const noLdap = 'This server has no LDAP: answers 400 "LDAP is not enabled", as the anchor does with LDAP not configured.';
 
-/** Server administration (spec §4.11): settings, statistics, LDAP. */
+/** Server administration (spec §4.11): settings, statistics, LDAP, disabling users. */
 export const adminArea = defineArea({
   name: 'admin',
   routes: [
@@ -49,6 +51,16 @@ export const adminArea = defineArea({
       method: 'get', path: '/api/admin/usage-report-preview', guard: guard.serverAdmin, handler: getUsageReportPreview, operationId: 'getUsageReportPreview', tags,
       summary: "The usage report the anchor would send (this server sends none), with its metric names (stats.<x>.count, stats.ds.<type>.count, stats.ds_access.<type>.<access>.count, edition.<e>...), from the same counts as the stats.",
       responses: { 200: { description: 'The report.', schema: usageReportBody, name: 'Report' }, 401: {}, 403: {} },
+    },
+    {
+      method: 'post', path: '/api/admin/users/:id/disable', guard: guard.serverAdmin, handler: disableUser, operationId: 'adminDisableUser', tags: ['admin_users'],
+      summary: 'Disable a user: every sign-in is refused, its sessions end (at their next request at the latest).',
+      params: [userId], responses: { 200: { description: 'User disabled.', schema: message }, 400: {}, 401: {}, 403: {}, 404: {} },
+    },
+    {
+      method: 'post', path: '/api/admin/users/:id/enable', guard: guard.serverAdmin, handler: enableUser, operationId: 'adminEnableUser', tags: ['admin_users'],
+      summary: 'Enable a disabled user again (its ended sessions stay ended: it signs in anew).',
+      params: [userId], responses: { 200: { description: 'User enabled.', schema: message }, 400: {}, 401: {}, 403: {}, 404: {} },
     },
     {
       method: 'post', path: '/api/admin/ldap/reload', guard: guard.serverAdmin, handler: reloadLdap, operationId: 'reloadLDAPCfg', tags: ['admin_ldap'],
