@@ -153,8 +153,8 @@ type Handler = (req: Request, res: Response, deps: AdapterDeps) => Promise<void>
 function assignmentRoutes(
   subjectOf: (deps: AdapterDeps, req: Request, action: string) => Promise<RoleSubject>,
   resource: 'users' | 'teams',
-  messages: { added: string; removed: string },
-): { list: Handler; add: Handler; remove: Handler } {
+  messages: { added: string; removed: string; set: string },
+): { list: Handler; add: Handler; remove: Handler; set: Handler } {
   return {
     async list(req, res, deps) {
       const subject = await subjectOf(deps, req, `${resource}.roles:read`);
@@ -177,14 +177,38 @@ function assignmentRoutes(
       await roles.unassign(by(req), req.user!.orgId, role.uid, subject);
       res.json({ message: messages.removed });
     },
+    /**
+     * `PUT .../roles` ({roleUids}): the subject's custom roles become exactly these. Every role named must exist and
+     * every role added or taken back be delegable before anything is written, so a refused request changes nothing.
+     */
+    async set(req, res, deps) {
+      const roles = rolesOf(deps);
+      const subject = await subjectOf(deps, req, `${resource}.roles:add`);
+      await requireAccess(req, `${resource}.roles:remove`, DELEGATE);
+      const body = bodyObject(req);
+      const uids = body.roleUids;
+      if (!Array.isArray(uids) || uids.some((u) => typeof u !== 'string' || u === '')) throw bad('bad request data');
+      if (resource === 'users' && body.global === true) throw bad('global roles are not supported: assign a role of the organization');
+      const orgId = req.user!.orgId;
+      const wanted = await Promise.all([...new Set(uids as string[])].map((uid) => roleOf(roles, req, uid)));
+      const current = await roles.rolesOf(orgId, subject);
+      const added = wanted.filter((r) => !current.some((c) => c.uid === r.uid));
+      const removed = current.filter((c) => !wanted.some((r) => r.uid === c.uid));
+      for (const role of [...added, ...removed]) await requireDelegable(req, role.permissions);
+      for (const role of removed) await roles.unassign(by(req), orgId, role.uid, subject);
+      for (const role of added) await roles.assign(by(req), orgId, role, subject);
+      res.json({ message: messages.set });
+    },
   };
 }
 
-export const { list: listUserRoles, add: addUserRole, remove: removeUserRole } = assignmentRoutes(userSubject, 'users', {
+export const { list: listUserRoles, add: addUserRole, remove: removeUserRole, set: setUserRoles } = assignmentRoutes(userSubject, 'users', {
   added: 'Role added to the user.',
   removed: 'Role removed from user.',
+  set: 'User roles have been updated.',
 });
-export const { list: listTeamRoles, add: addTeamRole, remove: removeTeamRole } = assignmentRoutes(teamSubject, 'teams', {
+export const { list: listTeamRoles, add: addTeamRole, remove: removeTeamRole, set: setTeamRoles } = assignmentRoutes(teamSubject, 'teams', {
   added: 'Role added to the team.',
   removed: 'Role removed from team.',
+  set: 'Team roles have been updated.',
 });

@@ -3,7 +3,7 @@ import { defineArea, guard } from '../shared';
 import type { Config } from '../../pkg/config';
 import {
   addTeamRole, addUserRole, createRole, deleteRole, getRole, getRoleAssignments, getUserPermissions, listRoles, listTeamRoles, listUserRoles, removeTeamRole,
-  removeUserRole, setRoleAssignments, updateRole,
+  removeUserRole, setRoleAssignments, setTeamRoles, setUserRoles, updateRole,
 } from './access-control-routes';
 
 const message = z.object({ message: z.string() });
@@ -36,6 +36,11 @@ const roleUID = { name: 'roleUID', in: 'path', type: 'string', required: true } 
 const userId = { name: 'userId', in: 'path', type: 'integer', required: true } as const;
 const teamId = { name: 'teamId', in: 'path', type: 'integer', required: true } as const;
 const roleRef = { schema: z.object({ roleUid: z.string() }) };
+const roleUids = {
+  description: 'The custom roles the subject has afterwards, exactly (an empty list takes every one back).',
+  schema: z.object({ roleUids: z.array(z.string()), global: z.boolean().optional().describe('unsupported: true is 400'), includeHidden: z.boolean().optional() }),
+};
+const setRoles = 'Needs the add and the remove action on permissions:type:delegate, and every role added or taken back delegable; a refused request changes nothing.';
 const ok = (description: string) => ({ description, schema: message, name: 'SuccessResponseBody' });
 const roles = { description: 'The roles.', schema: z.array(roleDto) };
 const role = { description: 'The role.', schema: roleDto, name: 'RoleDTO' };
@@ -83,11 +88,21 @@ export const accessControlArea = defineArea({
       method: 'post', path: '/api/access-control/users/:userId/roles', guard: guard.inHandler(guard.can('users.roles:add', 'permissions:type:delegate'), subjectFirst), servedIn: enterprise, handler: addUserRole, operationId: 'addUserRole', tags, summary: 'Assign a custom role to a user.', description: enterpriseOnly,
       params: [userId], body: { ...roleRef, name: 'AddUserRoleCommand' }, responses: { 200: ok('Role added to the user.'), ...errors },
     },
+    {
+      method: 'put', path: '/api/access-control/users/:userId/roles', guard: guard.inHandler(guard.can('users.roles:add', 'permissions:type:delegate'), subjectFirst), servedIn: enterprise, handler: setUserRoles, operationId: 'setUserRoles', tags,
+      summary: 'Make these exactly the custom roles of a user.', description: `${enterpriseOnly} ${setRoles}`,
+      params: [userId], body: { ...roleUids, name: 'SetUserRolesCommand' }, responses: { 200: ok('User roles have been updated.'), ...errors },
+    },
     { method: 'delete', path: '/api/access-control/users/:userId/roles/:roleUID', guard: guard.inHandler(guard.can('users.roles:remove', 'permissions:type:delegate'), subjectFirst), servedIn: enterprise, handler: removeUserRole, operationId: 'removeUserRole', tags, summary: 'Take a custom role back from a user.', description: enterpriseOnly, params: [userId, roleUID], responses: { 200: ok('Role removed from user.'), ...errors } },
     { method: 'get', path: '/api/access-control/teams/:teamId/roles', guard: guard.inHandler(guard.can('teams.roles:read', 'teams:id:{teamId}'), subjectFirst), servedIn: enterprise, handler: listTeamRoles, operationId: 'listTeamRoles', tags, summary: 'The custom roles assigned to a team.', description: enterpriseOnly, params: [teamId], responses: { 200: roles, ...errors } },
     {
       method: 'post', path: '/api/access-control/teams/:teamId/roles', guard: guard.inHandler(guard.can('teams.roles:add', 'permissions:type:delegate'), subjectFirst), servedIn: enterprise, handler: addTeamRole, operationId: 'addTeamRole', tags, summary: 'Assign a custom role to a team (its members hold it).', description: enterpriseOnly,
       params: [teamId], body: { ...roleRef, name: 'AddTeamRoleCommand' }, responses: { 200: ok('Role added to the team.'), ...errors },
+    },
+    {
+      method: 'put', path: '/api/access-control/teams/:teamId/roles', guard: guard.inHandler(guard.can('teams.roles:add', 'permissions:type:delegate'), subjectFirst), servedIn: enterprise, handler: setTeamRoles, operationId: 'setTeamRoles', tags,
+      summary: 'Make these exactly the custom roles of a team.', description: `${enterpriseOnly} ${setRoles}`,
+      params: [teamId], body: { ...roleUids, name: 'SetTeamRolesCommand' }, responses: { 200: ok('Team roles have been updated.'), ...errors },
     },
     { method: 'delete', path: '/api/access-control/teams/:teamId/roles/:roleUID', guard: guard.inHandler(guard.can('teams.roles:remove', 'permissions:type:delegate'), subjectFirst), servedIn: enterprise, handler: removeTeamRole, operationId: 'removeTeamRole', tags, summary: 'Take a custom role back from a team.', description: enterpriseOnly, params: [teamId, roleUID], responses: { 200: ok('Role removed from team.'), ...errors } },
   ],

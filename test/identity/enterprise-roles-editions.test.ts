@@ -27,6 +27,8 @@ describe('open-source edition (the default)', () => {
       t.as.get('/api/access-control/teams/1/roles'),
       t.as.post('/api/access-control/teams/1/roles').send({ roleUid: 'x' }),
       t.as.delete('/api/access-control/teams/1/roles/x'),
+      t.as.put('/api/access-control/users/1/roles').send({ roleUids: ['x'] }),
+      t.as.put('/api/access-control/teams/1/roles').send({ roleUids: ['x'] }),
     ];
     for (const call of calls) {
       const res = await call;

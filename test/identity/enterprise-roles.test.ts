@@ -157,6 +157,39 @@ describe('assignments', () => {
     expect((await as(t, 'ur').get('/api/access-control/user/permissions')).body['dashboards:read']).toBeUndefined();
   });
 
+  it("sets a user's and a team's roles exactly (PUT .../roles); a bad or refused request changes nothing", async () => {
+    const a = await createRole({ ...DASH_READER, name: 'custom:set-a' });
+    const b = await createRole({ ...DASH_READER, name: 'custom:set-b' });
+    const c = await createRole({ ...DASH_READER, name: 'custom:set-c' });
+    const u = await createUser(t, 'set-user', { 1: 'Viewer' });
+    const teamId = await createTeam('set-team');
+    const uidsOf = async (path: string) => ((await t.as.get(path)).body as { uid: string }[]).map((r) => r.uid).sort();
+    for (const [subject, message] of [[`users/${u.id}`, 'User roles have been updated.'], [`teams/${teamId}`, 'Team roles have been updated.']] as const) {
+      const path = `/api/access-control/${subject}/roles`;
+      await t.as.post(path).send({ roleUid: a }).expect(200);
+      const set = await t.as.put(path).send({ roleUids: [b, c, b] });
+      expect([set.status, set.body]).toEqual([200, { message }]);
+      expect(await uidsOf(path)).toEqual([b, c].sort());
+      const bad: [unknown, number][] = [[{}, 400], [{ roleUids: 'x' }, 400], [{ roleUids: [1] }, 400], [{ roleUids: [''] }, 400], [[b], 400], [{ roleUids: [a, 'missing'] }, 404]];
+      for (const [body, status] of bad) {
+        const res = await t.as.put(path).send(body as object);
+        expect([subject, JSON.stringify(body), res.status, typeof res.body.message]).toEqual([subject, JSON.stringify(body), status, 'string']);
+      }
+      expect(await uidsOf(path)).toEqual([b, c].sort());
+      expect((await t.as.put(path).send({ roleUids: [] })).status).toBe(200);
+      expect(await uidsOf(path)).toEqual([]);
+    }
+    expect((await t.as.put('/api/access-control/users/99999/roles').send({ roleUids: [a] })).body).toEqual({ message: 'User not found' });
+    expect((await t.as.put('/api/access-control/teams/99999/roles').send({ roleUids: [a] })).status).toBe(404);
+    expect((await t.as.put('/api/access-control/users/abc/roles').send({ roleUids: [a] })).status).toBe(400);
+    expect((await t.as.put(`/api/access-control/users/${u.id}/roles`).send({ roleUids: [a], global: true })).status).toBe(400);
+    // An Editor holds neither action.
+    await createUser(t, 'set-editor', { 1: 'Editor' });
+    const refused = await as(t, 'set-editor').put(`/api/access-control/users/${u.id}/roles`).send({ roleUids: [a] });
+    expect([refused.status, refused.body.message]).toEqual([403, "You'll need additional permissions to perform this action. Permissions needed: users.roles:add"]);
+    expect(await uidsOf(`/api/access-control/users/${u.id}/roles`)).toEqual([]);
+  });
+
   it('sets and lists whom a role is assigned to, service accounts included', async () => {
     const roleUid = await createRole({ ...DASH_READER, name: 'custom:assigned-reader' });
     const u = await createUser(t, 'as-user', { 1: 'Viewer' });
