@@ -4,6 +4,7 @@ import { correlationsArea } from './correlations';
 import { dashboardsArea } from './dashboards';
 import { dataSourceProxyArea } from './datasource-proxy';
 import { dataSourcesArea } from './datasources';
+import { dsQueryArea } from './ds-query';
 import { encryptionArea } from './encryption';
 import { foldersArea } from './folders';
 import { libraryElementsArea } from './library-elements';
@@ -42,6 +43,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   // Before the data sources: /api/datasources/correlations is no data source id, nor is .../proxy/...
   correlationsArea,
   dataSourceProxyArea,
+  dsQueryArea,
   dataSourcesArea,
   snapshotsArea,
   libraryElementsArea,

@@ -1,5 +1,6 @@
 import { createPostgresPlugin } from './postgres';
 import { prometheusPlugin } from './prometheus/prometheus-plugin';
+import { testDataPlugin } from './testdata/testdata-plugin';
 import type { DataSourcePlugin } from './types';
 
 export type * from './types';
@@ -8,6 +9,7 @@ export type * from './types';
 export const allPlugins: readonly DataSourcePlugin[] = [
   prometheusPlugin,
   createPostgresPlugin(),
+  testDataPlugin,
 ];
 
 /** The plugin of a stored data source type (its id or an alias), or undefined. */

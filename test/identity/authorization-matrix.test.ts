@@ -194,6 +194,25 @@ const PROXY_ROWS: Row[] = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).f
   { route: `${verb} /api/datasources/proxy/:id{/*datasource_proxy_route}`, call: async ({ n }) => ({ path: `/api/datasources/proxy/${(await proxiedDataSource(n)).id}/api/x` }), expect: orgRead() },
 ]);
 
+/**
+ * /api/ds/query, health and resources (any method): whoever may query the data source (the Query a new data source
+ * gives Viewers), answered by the testdata plugin.
+ */
+async function testDataSource(n: string): Promise<{ uid: string; id: number }> {
+  const res = await t.as.post('/api/datasources').send({ name: n, type: 'svc-testdata-datasource', access: 'proxy' });
+  expect(res.status).toBe(200);
+  return { uid: res.body.datasource.uid as string, id: res.body.id as number };
+}
+const QUERY_ROWS: Row[] = [
+  { route: 'POST /api/ds/query', call: async ({ n }) => ({ path: '/api/ds/query', body: { from: 'now-1m', to: 'now', queries: [{ datasource: { uid: (await testDataSource(n)).uid } }] } }), expect: orgRead() },
+  { route: 'GET /api/datasources/uid/:uid/health', call: async ({ n }) => ({ path: `/api/datasources/uid/${(await testDataSource(n)).uid}/health` }), expect: orgRead() },
+  { route: 'GET /api/datasources/:id/health', call: async ({ n }) => ({ path: `/api/datasources/${(await testDataSource(n)).id}/health` }), expect: orgRead() },
+  ...(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).flatMap((verb): Row[] => [
+    { route: `${verb} /api/datasources/uid/:uid/resources{/*datasource_proxy_route}`, call: async ({ n }) => ({ path: `/api/datasources/uid/${(await testDataSource(n)).uid}/resources/test` }), expect: orgRead() },
+    { route: `${verb} /api/datasources/:id/resources{/*datasource_proxy_route}`, call: async ({ n }) => ({ path: `/api/datasources/${(await testDataSource(n)).id}/resources/test` }), expect: orgRead() },
+  ]),
+];
+
 /** A fresh data source of org 1, made by the server admin through /api: its uid and id. */
 async function legacyDataSource(name: string): Promise<{ uid: string; id: number }> {
   const res = await t.as.post('/api/datasources').send(dataSourceBody(name));
@@ -227,6 +246,7 @@ const ROWS: Row[] = [
   ...DATASOURCE_ROWS,
   ...CORRELATION_ROWS,
   ...PROXY_ROWS,
+  ...QUERY_ROWS,
   // A verb no route serves is 405 for whoever may write there; authorization comes first, as in kube-apiserver.
   { route: `_ALL ${APIS},${APIS}/:name`, call: () => ({ path: FOLDERS, method: 'put' }), expect: orgWrite(405) },
   { route: '_ALL /apis/*rest', call: () => ({ path: '/apis/nothing.svc.app/v1/namespaces/default/things', method: 'get' }), expect: orgRead(404) },
