@@ -5,6 +5,7 @@ import {
   addTeamRole, addUserRole, createRole, deleteRole, getRole, getRoleAssignments, getUserPermissions, listRoles, listTeamRoles, listUserRoles, removeTeamRole,
   removeUserRole, setRoleAssignments, setTeamRoles, setUserRoles, updateRole,
 } from './access-control-routes';
+import { getAccessControlStatus, searchRoleAssignments } from './access-control-status-routes';
 
 const message = z.object({ message: z.string() });
 const permission = z.object({ action: z.string(), scope: z.string().optional() });
@@ -61,6 +62,24 @@ export const accessControlArea = defineArea({
       method: 'get', path: '/api/access-control/user/permissions', guard: guard.signedIn, handler: getUserPermissions, operationId: 'getUserPermissions', tags,
       summary: 'The permissions the caller holds in its organization, as scopes by action.',
       responses: { 200: { description: 'Scopes by action.', schema: z.record(z.string(), z.array(z.string())) }, 401: {}, 403: {} },
+    },
+    {
+      method: 'get', path: '/api/access-control/status', guard: guard.can('status:accesscontrol', 'services:accesscontrol'), servedIn: enterprise, handler: getAccessControlStatus, operationId: 'getAccessControlStatus', tags,
+      summary: 'Whether fine-grained access control is enabled: always, here.', description: enterpriseOnly,
+      responses: { 200: { description: 'Enabled.', schema: z.object({ enabled: z.boolean() }) }, 401: {}, 403: {}, 404: {} },
+    },
+    {
+      method: 'post', path: '/api/access-control/assignments/search', guard: guard.inHandler(guard.can('teams.roles:read', 'teams:*'), 'and users.roles:read on users:*: both are needed'), servedIn: enterprise,
+      handler: searchRoleAssignments, operationId: 'searchResult', tags, summary: 'Debug permissions: who holds what in the organization.',
+      description: `${enterpriseOnly} One row per permission of each custom role assigned to a user or a team, and one per member's basic role; the optional body narrows them (userId, teamId, action, scope, roleName).`,
+      body: { name: 'SearchAssignmentsQuery', schema: z.object({ userId: z.number().int().optional(), teamId: z.number().int().optional(), action: z.string().optional(), scope: z.string().optional(), roleName: z.string().optional() }) },
+      responses: {
+        200: {
+          description: 'The rows.', name: 'SearchResult',
+          schema: z.object({ result: z.array(z.object({ orgId: z.number().int(), userId: z.number().int().optional(), teamId: z.number().int().optional(), roleName: z.string().optional(), version: z.number().int().optional(), action: z.string().optional(), scope: z.string().optional(), basicRole: z.string().optional() })) }),
+        },
+        ...errors,
+      },
     },
     { method: 'get', path: '/api/access-control/roles', guard: guard.can('roles:read', 'roles:*'), servedIn: enterprise, handler: listRoles, operationId: 'listRoles', tags, summary: 'List the organization\'s custom roles.', description: enterpriseOnly, responses: { 200: roles, ...errors } },
     {

@@ -29,6 +29,8 @@ describe('open-source edition (the default)', () => {
       t.as.delete('/api/access-control/teams/1/roles/x'),
       t.as.put('/api/access-control/users/1/roles').send({ roleUids: ['x'] }),
       t.as.put('/api/access-control/teams/1/roles').send({ roleUids: ['x'] }),
+      t.as.get('/api/access-control/status'),
+      t.as.post('/api/access-control/assignments/search').send({}),
     ];
     for (const call of calls) {
       const res = await call;

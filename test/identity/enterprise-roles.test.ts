@@ -190,6 +190,37 @@ describe('assignments', () => {
     expect(await uidsOf(`/api/access-control/users/${u.id}/roles`)).toEqual([]);
   });
 
+  it('status: enabled, for every signed-in user', async () => {
+    await createUser(t, 'status-viewer', { 1: 'Viewer' });
+    expect((await as(t, 'status-viewer').get('/api/access-control/status')).body).toEqual({ enabled: true });
+    expect((await t.anonymous.get('/api/access-control/status')).status).toBe(401);
+  });
+
+  it('assignments search: a row per permission of each assigned role and per basic role, narrowed by the body', async () => {
+    const roleUid = await createRole({ ...DASH_READER, name: 'custom:search-me', permissions: [{ action: 'dashboards:read', scope: 'dashboards:*' }, { action: 'folders:read', scope: 'folders:*' }] });
+    const u = await createUser(t, 'searched', { 1: 'Viewer' });
+    const teamId = await createTeam('searched-team');
+    await t.as.post(`/api/access-control/users/${u.id}/roles`).send({ roleUid }).expect(200);
+    await t.as.post(`/api/access-control/teams/${teamId}/roles`).send({ roleUid }).expect(200);
+    const mine = await t.as.post('/api/access-control/assignments/search').send({ roleName: 'custom:search-me' });
+    expect(mine.status).toBe(200);
+    expect(mine.body.result).toEqual(expect.arrayContaining([
+      { orgId: 1, userId: u.id, roleName: 'custom:search-me', version: 1, action: 'dashboards:read', scope: 'dashboards:*' },
+      { orgId: 1, userId: u.id, roleName: 'custom:search-me', version: 1, action: 'folders:read', scope: 'folders:*' },
+      { orgId: 1, teamId, roleName: 'custom:search-me', version: 1, action: 'folders:read', scope: 'folders:*' },
+    ]));
+    expect(mine.body.result).toHaveLength(4);
+    const basic = await t.as.post('/api/access-control/assignments/search').send({ userId: u.id });
+    expect(basic.body.result).toContainEqual({ orgId: 1, userId: u.id, basicRole: 'Viewer' });
+    expect((await t.as.post('/api/access-control/assignments/search')).status).toBe(200);
+    for (const body of [{ userId: 'x' }, { userId: 0 }, { action: 5 }, [1]]) {
+      const res = await t.as.post('/api/access-control/assignments/search').send(body as object);
+      expect([JSON.stringify(body), res.status, res.body]).toEqual([JSON.stringify(body), 400, { message: 'bad request data' }]);
+    }
+    const refused = await as(t, 'searched').post('/api/access-control/assignments/search').send({});
+    expect([refused.status, refused.body.message]).toEqual([403, "You'll need additional permissions to perform this action. Permissions needed: teams.roles:read"]);
+  });
+
   it('sets and lists whom a role is assigned to, service accounts included', async () => {
     const roleUid = await createRole({ ...DASH_READER, name: 'custom:assigned-reader' });
     const u = await createUser(t, 'as-user', { 1: 'Viewer' });

@@ -25,6 +25,9 @@ const VIEWER: readonly Grant[] = [
   ['orgs:read', ''], // fixed:organization:reader
   ['orgs.quotas:read', ''],
   ['snapshots:read', ''], // fixed:snapshots:reader
+  // GET /api/access-control/status (enterprise): which basic role the anchor gives it is not shown; the frontend of
+  // every signed-in user asks it, so every role holds it here.
+  ['status:accesscontrol', 'services:accesscontrol'],
 ];
 
 /** basic:editor, on top of Viewer */
