@@ -16,6 +16,7 @@ import { serviceAccountKind } from './iam.svc.app/v0alpha1/serviceaccount';
 import { serviceAccountTokenKind } from './iam.svc.app/v0alpha1/serviceaccounttoken';
 import { teamKind } from './iam.svc.app/v0alpha1/team';
 import { teamBindingKind } from './iam.svc.app/v0alpha1/teambinding';
+import { teamGroupKind } from './iam.svc.app/v0alpha1/teamgroup';
 import { userKind } from './iam.svc.app/v0alpha1/user';
 import { playlistKind } from './playlist.svc.app/v1/playlist';
 import { preferencesKind } from './preferences.svc.app/v1alpha1/preferences';
@@ -48,6 +49,7 @@ export {
   snapshotKind,
   starsKind,
   teamBindingKind,
+  teamGroupKind,
   teamKind,
   userKind,
 };
@@ -67,6 +69,7 @@ export const identityKinds: readonly KindRegistration[] = [
   anyKind(orgMemberKind),
   anyKind(teamKind),
   anyKind(teamBindingKind),
+  anyKind(teamGroupKind),
   anyKind(serviceAccountKind),
   anyKind(serviceAccountTokenKind),
   anyKind(roleKind),

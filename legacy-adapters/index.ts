@@ -18,6 +18,7 @@ import { serviceAccountsArea } from './serviceaccounts';
 import { sessionsArea } from './sessions';
 import { snapshotsArea } from './snapshots';
 import { starsArea } from './stars';
+import { teamSyncArea } from './team-sync';
 import { teamsArea } from './teams';
 import { usersArea } from './users';
 import type { LegacyArea } from './shared';
@@ -31,6 +32,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   sessionsArea,
   orgsArea,
   teamsArea,
+  teamSyncArea,
   serviceAccountsArea,
   dashboardsArea,
   preferencesArea,

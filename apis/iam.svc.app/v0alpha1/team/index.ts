@@ -4,6 +4,7 @@ import { preferencesKind, preferencesOf } from '../../../preferences.svc.app/v1a
 import { grantsTo, resourcePermissionKind } from '../resourcepermission';
 import { assignmentsOf, roleBindingKind } from '../rolebinding';
 import { TEAM_BINDING_LABELS, teamBindingKind } from '../teambinding';
+import { TEAM_GROUP_TEAM_LABEL, teamGroupKind } from '../teamgroup';
 import { type TeamSpec, teamSpecSchema } from './team-schema';
 
 export type { TeamSpec } from './team-schema';
@@ -23,10 +24,11 @@ export const teamKind = {
   deleteResponse: 'status',
   internalIds: true,
   unique: [{ field: 'name', value: (spec) => spec.name.trim().toLowerCase(), error: () => new StatusError(409, 'Conflict', 'Team name taken') }],
-  // Its memberships and custom roles go with it (both found by its numeric id; one not yet numbered has none), its
-  // preferences, and its items in managed permissions (both by its uid, the object name).
+  // Its memberships, external groups and custom roles go with it (found by its numeric id; one not yet numbered has
+  // none), its preferences, and its items in managed permissions (both by its uid, the object name).
   cascades: [
     { kind: anyKind(teamBindingKind), dependents: (team) => byLabel(TEAM_BINDING_LABELS.teamId, team.metadata.labels?.[Labels.deprecatedInternalID]) },
+    { kind: anyKind(teamGroupKind), dependents: (team) => byLabel(TEAM_GROUP_TEAM_LABEL, team.metadata.labels?.[Labels.deprecatedInternalID]) },
     { kind: anyKind(roleBindingKind), dependents: (team) => assignmentsOf('team', team.metadata.labels?.[Labels.deprecatedInternalID]) },
     { kind: anyKind(preferencesKind), dependents: (team) => preferencesOf('team', team.metadata.name) },
     { kind: anyKind(resourcePermissionKind), dependents: (team) => grantsTo('Team', team.metadata.name) },
