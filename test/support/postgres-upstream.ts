@@ -25,12 +25,11 @@ export interface UpstreamDatabase {
 }
 
 /**
- * Whether the local PostgreSQL server answers (checked once, synchronously, so a suite can choose `describe.skip`
- * with the reason in its name when it does not).
+ * Whether the local PostgreSQL server (SVC_TEST_DATABASE_URL's, unless told) accepts a connection: checked once,
+ * synchronously, so a suite can choose `describe.skip` with the reason in its name when it does not.
  */
-export function localPostgresAnswers(): boolean {
-  const url = new URL(adminUrl());
-  const probe = `const s=require('net').connect(${Number(url.port || 5432)}, ${JSON.stringify(url.hostname)}, () => process.exit(0)); s.on('error', () => process.exit(1)); setTimeout(() => process.exit(1), 3000);`;
+export function localPostgresAnswers(host = new URL(adminUrl()).hostname, port = Number(new URL(adminUrl()).port || 5432)): boolean {
+  const probe = `const s=require('net').connect(${port}, ${JSON.stringify(host)}, () => process.exit(0)); s.on('error', () => process.exit(1)); setTimeout(() => process.exit(1), 3000);`;
   return spawnSync(process.execPath, ['-e', probe], { timeout: 5000 }).status === 0;
 }
 
