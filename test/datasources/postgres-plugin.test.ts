@@ -234,9 +234,13 @@ suite(`the PostgreSQL plugin on a real database${answers ? '' : ' (skipped: no P
     const abort = new AbortController();
     setTimeout(() => abort.abort(new Error('client went away')), 300);
     const started = Date.now();
-    const res = await one({ format: 'table', rawSql: 'SELECT pg_sleep(3)' }, ds, ctx({ signal: abort.signal }));
+    const res = await one({ format: 'table', rawSql: 'SELECT pg_sleep(20) /* abort-me */' }, ds, ctx({ signal: abort.signal }));
     expect(Date.now() - started).toBeLessThan(2000);
     expect(res.error).toBe('db query error: client went away');
+    // The server stops the statement too (a cancel request), rather than sleeping on for a client that left.
+    const sleeping = async () => Number((await up.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND state = 'active' AND query LIKE '%abort-me%' AND pid <> pg_backend_pid()", [up.database]))[0].n);
+    for (let i = 0; i < 40 && (await sleeping()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await sleeping()).toBe(0);
     expect((await one({ format: 'table', rawSql: 'SELECT 2 AS two' }, ds)).frames[0].fields[0].values).toEqual([2]);
   });
 

@@ -10,6 +10,8 @@ import type { DataSourceInstance } from '../types';
 
 /** Connections per data source when jsonData.maxOpenConns is unset: queries of one request share a few. */
 export const DEFAULT_MAX_CONNECTIONS = 5;
+/** The most connections one data source's pool opens, whatever jsonData.maxOpenConns says (the anchor's default is 100). */
+export const MAX_CONNECTIONS = 100;
 /** `[dataproxy] timeout` (seconds) when jsonData.timeout is unset: the statement timeout of every query. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 /** `[dataproxy] dialTimeout` (seconds). */
@@ -73,7 +75,8 @@ export function postgresSettings(ds: DataSourceInstance): PostgresSettings {
       // own environment for a missing string, and those are not the data source's.
       password: async () => ds.secure.password ?? '',
       ssl,
-      max: Math.floor(json.maxOpenConns ?? DEFAULT_MAX_CONNECTIONS),
+      // At most MAX_CONNECTIONS: a data source's editor must not be able to make this server open thousands.
+      max: Math.max(1, Math.min(MAX_CONNECTIONS, Math.floor(json.maxOpenConns ?? DEFAULT_MAX_CONNECTIONS))),
       connectionTimeoutMillis: DIAL_TIMEOUT_MS,
       idleTimeoutMillis: 30_000,
       application_name: applicationName(ds),

@@ -3,6 +3,7 @@
  * `statement_timeout`, always rolled back, on the extended protocol (one statement: no `COMMIT; INSERT …` behind a
  * SELECT), fetching at most `rowLimit` rows (the database stops producing at the limit: a portal with a row count).
  */
+import net from 'node:net';
 import { type CustomTypesConfig, type FieldDef, type Pool, type PoolClient, Query } from 'pg';
 import type { Column } from './postgres-columns';
 
@@ -40,6 +41,25 @@ class LimitedQuery extends Query {
   }
 }
 
+/**
+ * Asks the server to cancel what a connection runs (the protocol's CancelRequest on a connection of its own):
+ * closing our socket alone would leave the statement running until its timeout, as PostgreSQL notices a gone
+ * client only when it writes.
+ */
+function cancelOnServer(client: PoolClient): void {
+  const { host, port, processID, secretKey } = client as unknown as { host: string; port: number; processID: number | null; secretKey: number | null };
+  if (processID === null || secretKey === null) return;
+  const request = Buffer.alloc(16);
+  request.writeInt32BE(16, 0);
+  request.writeInt32BE(80877102, 4);
+  request.writeInt32BE(processID, 8);
+  request.writeInt32BE(secretKey, 12);
+  const socket = host.startsWith('/') ? net.connect(`${host}/.s.PGSQL.${port}`) : net.connect(port, host);
+  socket.on('error', () => undefined);
+  socket.setTimeout(5000, () => socket.destroy());
+  socket.on('connect', () => socket.end(request));
+}
+
 function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('query canceled');
 }
@@ -60,6 +80,7 @@ export async function runReadOnly(pool: Pool, sql: string, opts: ReadOnlyOptions
     const result = await new Promise<{ fields: FieldDef[]; rows: unknown[][]; truncated: boolean }>((resolve, reject) => {
       const onAbort = () => {
         discard = true;
+        cancelOnServer(client);
         reject(abortError(opts.signal));
       };
       opts.signal.addEventListener('abort', onAbort, { once: true });
