@@ -12,6 +12,7 @@ import { orgsArea } from './orgs';
 import { permissionsArea } from './permissions';
 import { playlistsArea } from './playlists';
 import { preferencesArea } from './preferences';
+import { quotasArea } from './quotas';
 import { provisioningArea } from './provisioning';
 import { searchArea } from './search';
 import { serviceAccountsArea } from './serviceaccounts';
@@ -52,6 +53,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   encryptionArea,
   provisioningArea,
   adminArea,
+  quotasArea,
 ];
 
 export { type AdapterDeps, isPublicApiRoute, legacyRouter, type LegacyArea, type LegacyRoute, routeName, servedRoutes } from './shared';

@@ -182,6 +182,8 @@ export interface StorageTx {
   /** Read one object; `lock: 'share'` keeps it from being deleted or changed until the transaction ends. */
   get(key: ResourceKey, opts?: { lock?: 'share' | 'update' }): Promise<StoredObject | undefined>;
   list(query: ListQuery): Promise<ListPage>;
+  /** How many objects match, as this transaction sees them (a quota checked under the type's lock). */
+  count(query: CountQuery): Promise<number>;
   /**
    * The next numeric id of a type (1, 2, 3...; never reused), for the legacy API's deprecated `id`s. Takes the
    * type's lock.

@@ -150,6 +150,28 @@ const snapshotsSchema = z.object({
 
 const usersSchema = z.object({ auto_assign_org_role: oneOf(['Viewer', 'Editor', 'Admin'], 'Viewer') });
 
+/** A quota: a count, or -1 for none. */
+const quota = (def: number, what: string) => int(def, -1).describe(`${what}; -1: unlimited`);
+
+/** The anchor's `[quota]` settings (conf/defaults.ini): limits on what is created, checked when enabled. */
+const quotaSchema = z.object({
+  enabled: bool(false).describe('true: a create beyond a limit answers 403 "Quota reached"'),
+  org_user: quota(10, 'members of each organization (reported only)'),
+  org_dashboard: quota(100, 'dashboards of each organization'),
+  org_data_source: quota(10, 'data sources of each organization'),
+  org_api_key: quota(10, 'API keys (service account tokens) of each organization'),
+  org_alert_rule: quota(100, 'alert rules of each organization (no alerting here: reported only)'),
+  user_org: quota(10, 'organizations each user may create'),
+  global_user: quota(-1, 'users of the server'),
+  global_org: quota(-1, 'organizations of the server'),
+  global_dashboard: quota(-1, 'dashboards of the server'),
+  global_api_key: quota(-1, 'API keys (service account tokens) of the server'),
+  global_session: quota(-1, 'login sessions of the server'),
+  global_alert_rule: quota(-1, 'alert rules of the server (reported only)'),
+  global_correlations: quota(-1, 'correlations of the server'),
+  alerting_rule_group_rules: quota(100, 'rules of each alert rule group (reported only)'),
+});
+
 const authSchema = z.object({
   login_cookie_name: z.string().trim().regex(/^[A-Za-z0-9_-]+$/, 'expected a cookie name (letters, digits, _ and -)').default('svc_session'),
   login_maximum_lifetime_duration: duration('30d', MAX_SESSION_DURATION_MS).describe('a login session ends this long after sign-in (30d, 12h...; a bare number is days)'),
@@ -192,6 +214,7 @@ export const sectionSchemas = {
   dataproxy: dataproxySchema,
   snapshots: snapshotsSchema,
   users: usersSchema,
+  quota: quotaSchema,
   auth: authSchema,
   'auth.anonymous': authAnonymousSchema,
   log: logSchema,
@@ -227,6 +250,7 @@ export const configSchema = z
     dataproxy: dataproxySchema.prefault({}),
     snapshots: snapshotsSchema.prefault({}),
     users: usersSchema.prefault({}),
+    quota: quotaSchema.prefault({}),
     auth: authSchema.prefault({}),
     'auth.anonymous': authAnonymousSchema.prefault({}),
     log: logSchema.prefault({}),

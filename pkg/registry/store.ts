@@ -39,6 +39,18 @@ export interface RegistryOptions {
   kindSettings?: Readonly<Record<string, KindSettings>>;
   /** The encryption of kinds' `secureValues` (pkg/secrets); a write of a secure value fails without it. */
   secrets?: SecureValueCipher;
+  /**
+   * Limits on how many objects of a kind may exist, by group and resource (`dashboards.dashboard.svc.app`): in each
+   * namespace and in all; a create beyond one is 403 "Quota reached". Checked in the creating transaction under the
+   * type's lock, so concurrent creates never pass a limit together. Unset or negative: no limit.
+   */
+  quotas?: Readonly<Record<string, QuotaLimit>>;
+}
+
+/** A kind's quota (see RegistryOptions.quotas). */
+export interface QuotaLimit {
+  perNamespace?: number;
+  global?: number;
 }
 
 /**
@@ -76,6 +88,7 @@ export class Registry {
   private readonly versionsToKeep: Readonly<Record<string, number>>;
   private readonly kindSettings: Readonly<Record<string, KindSettings>>;
   private readonly secrets?: SecureValueCipher;
+  private readonly quotas: Readonly<Record<string, QuotaLimit>>;
   /** The naming of organizations in this server's data. */
   readonly namespaces: Namespaces;
 
@@ -88,6 +101,7 @@ export class Registry {
     this.folders = { folderKind: kinds.find((k) => k.isFolder), nestedFolders: options.nestedFolders };
     this.versionsToKeep = options.versionsToKeep ?? {};
     this.kindSettings = options.kindSettings ?? {};
+    this.quotas = options.quotas ?? {};
     this.namespaces = options.namespaces;
     this.secrets = options.secrets;
   }
@@ -628,6 +642,7 @@ export class Registry {
     await checkFolder(tx, this.folders, kind, obj);
     await checkReferences(tx, ctx, this.kinds, kind, obj, trail?.gate);
     await takeFirstFlags(tx, kind, obj);
+    await this.checkQuota(tx, ctx, kind);
     if (opts.dryRun) {
       if (obj.metadata.name && (await tx.get(this.key(ctx, kind, obj.metadata.name)))) throw new StorageError('KeyExists', undefined, 'exists');
       return this.decorate(kind, obj);
@@ -642,6 +657,16 @@ export class Registry {
     }
     await this.clearFlags(tx, ctx, kind, obj);
     return this.output(kind, await tx.create(this.key(ctx, kind, obj.metadata.name), forStorage(obj), writeOptionsOf(kind, obj)));
+  }
+
+  /** Refuses a create that would pass the kind's quota (RegistryOptions.quotas); the type is locked by the caller. */
+  private async checkQuota(tx: StorageTx, ctx: RequestContext, kind: KindRegistration): Promise<void> {
+    const quota = this.quotas[`${kind.plural}.${kind.group}`];
+    if (!quota) return;
+    const reached = (limit: number | undefined, count: () => Promise<number>) => limit !== undefined && limit >= 0 && count().then((n) => n >= limit);
+    if ((await reached(quota.perNamespace, () => tx.count({ ...typeOf(kind), namespace: ctx.namespace }))) || (await reached(quota.global, () => tx.count({ ...typeOf(kind), namespace: '', everyNamespace: true })))) {
+      throw new StatusError(403, 'Forbidden', 'Quota reached');
+    }
   }
 
   /** Writes what `produce` makes of the stored object; removes it when that ends its deletion. */

@@ -28,6 +28,7 @@ import { DataSourceInstances } from '../plugins/instances';
 import { openSecrets, type SecretsService } from '../secrets';
 import { Provisioner } from '../provisioning';
 import { StoredSettings } from '../settings';
+import { identityQuotas } from '../quotas';
 import { internalKinds } from '../../apis';
 import { ScopedReads, type Storage } from '../../storage';
 import { readScope } from './read-scope';
@@ -76,7 +77,7 @@ export function createApp(deps: AppDeps): {
   const cloud = deps.config.server.edition === 'cloud';
   // Org 1 and the configured admin are made to exist at once; requests wait for it, and retry it if it failed
   // (the database was down at start-up).
-  const users = new IdentityDirectory(deps.storage, deps.registry.namespaces);
+  const users = new IdentityDirectory(deps.storage, deps.registry.namespaces, identityQuotas(deps.config));
   const teams = new TeamDirectory(users);
   const preferences = new PreferencesDirectory(users, teams);
   // Custom roles exist in the enterprise edition only: elsewhere no role source, and their endpoints are 404.

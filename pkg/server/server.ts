@@ -7,6 +7,7 @@ import { MIN_REFRESH_INTERVAL } from '../../apis/dashboard.svc.app/v1beta1/dashb
 import { type Config, DEFAULT_SECRET_KEY } from '../config';
 import type { Logger } from '../log';
 import { Compactor, Namespaces, Registry, type RegistryOptions } from '../registry';
+import { objectQuotas } from '../quotas';
 import { openSecrets, type SecretsService } from '../secrets';
 import { openStorage, ScopedReads, type Storage } from '../../storage';
 import { SnapshotSweeper } from '../snapshots/sweeper';
@@ -40,6 +41,7 @@ export function registryOptions(config: Config): Required<Omit<RegistryOptions, 
     versionsToKeep: { [dashboards]: config.dashboards.versions_to_keep },
     kindSettings: { [dashboards]: { [MIN_REFRESH_INTERVAL]: config.dashboards.min_refresh_interval } },
     namespaces: new Namespaces({ stackId: config.server.edition === 'cloud' ? config.server.stack_id : undefined }),
+    quotas: objectQuotas(config),
   };
 }
 

@@ -180,18 +180,8 @@ export class SqlStorage implements Storage {
     return page ?? this.db.transaction().setIsolationLevel('repeatable read').execute((trx) => listObjects(trx, query));
   }
 
-  async count(q: CountQuery): Promise<number> {
-    if (q.folders?.length === 0) return 0;
-    let query = this.db
-      .selectFrom('resource as r')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('r.group', '=', q.group)
-      .where('r.resource', '=', q.resource);
-    if (!q.everyNamespace) query = query.where('r.namespace', '=', q.namespace);
-    if (q.folders) query = query.where('r.folder', 'in', [...q.folders]);
-    for (const p of labelFilterSql('r', q.labels ?? [])) query = query.where(p);
-    const row = await query.executeTakeFirst();
-    return Number(row?.n ?? 0);
+  count(q: CountQuery): Promise<number> {
+    return countObjects(this.db, q);
   }
 
   search(query: SearchQuery): Promise<{ hits: SearchHit[]; more: boolean }> {
@@ -339,6 +329,21 @@ async function getObject(db: Db, key: ResourceKey, lock?: 'share' | 'update'): P
   return row ? toStored(key, row) : undefined;
 }
 
+/** How many objects of one type match now: one counting statement. */
+async function countObjects(db: Db, q: CountQuery): Promise<number> {
+  if (q.folders?.length === 0) return 0;
+  let query = db
+    .selectFrom('resource as r')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('r.group', '=', q.group)
+    .where('r.resource', '=', q.resource);
+  if (!q.everyNamespace) query = query.where('r.namespace', '=', q.namespace);
+  if (q.folders) query = query.where('r.folder', 'in', [...q.folders]);
+  for (const p of labelFilterSql('r', q.labels ?? [])) query = query.where(p);
+  const row = await query.executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 async function listObjects(db: Db, q: ListQuery): Promise<ListPage> {
   const versions = await db
     .selectFrom('resource_version')
@@ -484,6 +489,10 @@ class SqlTx implements StorageTx {
   private readonly counters = new Map<string, number>();
 
   constructor(private readonly db: Transaction<Database>) {}
+
+  count(q: CountQuery): Promise<number> {
+    return countObjects(this.db, q);
+  }
 
   async lockTypes(types: readonly GroupResource[]): Promise<void> {
     const todo = types.filter((t) => !this.counters.has(typeKey(t))).sort((a, b) => (typeKey(a) < typeKey(b) ? -1 : 1));

@@ -4,7 +4,7 @@ import type { OrgAddress } from '../../../apis/iam.svc.app/v0alpha1/org/org-sche
 import type { UserSpec } from '../../../apis/iam.svc.app/v0alpha1/user';
 import { StatusError } from '../../errors';
 import { type KindRegistration, labelKey, randomUid, type Resource } from '../../meta';
-import { type Namespaces, Registry, type Requester, type RequestContext } from '../../registry';
+import { type Namespaces, type QuotaLimit, Registry, type Requester, type RequestContext } from '../../registry';
 import type { Storage, StorageTx } from '../../../storage';
 import { hashPassword } from './password';
 import type { OrgRole } from '../../../apis/iam.svc.app/v0alpha1/orgmember';
@@ -97,11 +97,13 @@ function toUser(obj: Resource<UserSpec>): StoredUser {
 export class IdentityDirectory {
   readonly registry: Registry;
 
+  /** `quotas`: limits on users, organizations, memberships and tokens (pkg/quotas identityQuotas), none by default. */
   constructor(
     private readonly storage: Storage,
     namespaces: Namespaces,
+    quotas: Readonly<Record<string, QuotaLimit>> = {},
   ) {
-    this.registry = new Registry(storage, identityKinds, { nestedFolders: false, namespaces });
+    this.registry = new Registry(storage, identityKinds, { nestedFolders: false, namespaces, quotas });
   }
 
   async init(): Promise<void> {

@@ -1,0 +1,1 @@
+export { identityQuotas, objectQuotas, QUOTA_TARGETS, type QuotaScope, type QuotaTarget } from './quota-targets';
