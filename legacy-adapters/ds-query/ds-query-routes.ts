@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { dataSourceKind as typedKind } from '../../apis';
+import { isAnonymous } from '../../pkg/auth/authorization/org-access';
 import { StatusError } from '../../pkg/errors';
 import { anyKind } from '../../pkg/meta';
 import type { DataSourcePlugin, HealthResult, ResourceRequest } from '../../pkg/plugins';
@@ -70,7 +71,7 @@ export async function queryDataSources(req: Request, res: Response, deps: Adapte
     signal: clientSignal(res),
     rowLimit: deps.config.dataproxy.row_limit,
     userAgent: deps.userAgent,
-    login: deps.config.dataproxy.send_user_header && req.user?.login && req.user.identity !== 'anonymous' ? req.user.login : undefined,
+    login: deps.config.dataproxy.send_user_header && req.user && !isAnonymous(req.user) ? req.user.login : undefined,
   });
   const failed = Object.values(results).some((r) => r.error !== undefined);
   res.status(failed ? 400 : 200).json({ results });

@@ -43,11 +43,12 @@ export function toEntry(refId: string, r: DataResponse): ResultEntry {
 
 const errorEntry = (error: string, status: number, errorSource: 'plugin' | 'downstream'): ResultEntry => ({ error, errorSource, status });
 
-async function runOne(p: PlannedQuery, ctx: QueryContext, expired: Promise<ResultEntry>): Promise<ResultEntry> {
+/** One query's entry; undefined when the plugin answered nothing for it (PostgreSQL's empty rawSql: no key). */
+async function runOne(p: PlannedQuery, ctx: QueryContext, expired: Promise<ResultEntry>): Promise<ResultEntry | undefined> {
   const { plugin, object } = p.source;
   if (!plugin) return errorEntry(`no plugin serves data sources of type ${JSON.stringify(object.spec.type)}`, 400, 'plugin');
   const call = plugin.query(p.source.instance, [p.query], ctx).then(
-    (answers) => toEntry(p.query.refId, answers[p.query.refId] ?? { frames: [] }),
+    (answers) => (Object.hasOwn(answers, p.query.refId) ? toEntry(p.query.refId, answers[p.query.refId]!) : undefined),
     (err: unknown) => errorEntry(`query failed: ${err instanceof Error ? err.message : String(err)}`, 500, 'plugin'),
   );
   return Promise.race([call, expired]);
@@ -75,7 +76,8 @@ export async function runQueries(planned: readonly PlannedQuery[], opts: RunOpti
     while (next < planned.length) {
       const p = planned[next++]!;
       // Past the deadline a query is not started at all.
-      entries.set(p.query.refId, await (deadline.signal.aborted ? expired : runOne(p, ctx, expired)));
+      const entry = await (deadline.signal.aborted ? expired : runOne(p, ctx, expired));
+      if (entry) entries.set(p.query.refId, entry);
     }
   };
   try {
