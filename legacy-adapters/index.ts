@@ -46,8 +46,9 @@ export const legacyAreas: readonly LegacyArea[] = [
   // Before the data sources: /api/datasources/correlations is no data source id, nor is .../proxy/...
   correlationsArea,
   dataSourceProxyArea,
-  dsQueryArea,
   dataSourcesArea,
+  // After the data sources: /api/datasources/uid/health and /name/health are theirs, not a health check of id "uid".
+  dsQueryArea,
   snapshotsArea,
   libraryElementsArea,
   encryptionArea,

@@ -50,6 +50,14 @@ describe('health', () => {
   });
 });
 
+it('leaves /api/datasources/uid/health and /name/health to the data source routes (a data source named "health")', async () => {
+  const id = await dataSource(t.as, 'health');
+  expect((await t.as.get('/api/datasources/uid/health')).body).toMatchObject({ uid: 'health', id });
+  expect((await t.as.get('/api/datasources/name/health')).body).toMatchObject({ uid: 'health', id });
+  expect((await t.as.get('/api/datasources/uid/resources')).status).toBe(404);
+  expect((await t.as.get('/api/datasources/uid/health/health')).body).toEqual({ status: 'OK', message: 'Data source is working' });
+});
+
 describe('resources', () => {
   it('answers the root text, the scenarios and the echo, by uid and by id', async () => {
     const root = await t.as.get('/api/datasources/uid/hr-td/resources');
