@@ -114,8 +114,8 @@ export class ScopedReads implements Storage {
     }
   }
 
-  transact<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {
-    return this.writing(() => this.inner.transact(fn));
+  transact<T>(fn: (tx: StorageTx) => Promise<T>, opts?: { group?: string }): Promise<T> {
+    return this.writing(() => this.inner.transact(fn, opts));
   }
 
   exclusively<T>(name: string, fn: () => Promise<T>): Promise<T> {

@@ -236,7 +236,12 @@ export interface Storage {
   migrate(opts?: { lockTimeoutSeconds?: number }): Promise<void>;
   /** Makes sure each type has a counter, so that an empty collection still has a resourceVersion. */
   registerTypes(types: readonly GroupResource[]): Promise<void>;
-  transact<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a transaction, again when it meets a deadlock. Transactions of one `group` (the writes of one
+   * type) that arrive while one runs share its transaction and commit, each in a savepoint: each is still atomic on
+   * its own and answers after the commit.
+   */
+  transact<T>(fn: (tx: StorageTx) => Promise<T>, opts?: { group?: string }): Promise<T>;
   /**
    * Runs `fn` while holding the lock named `name`, which one caller at a time holds across every process on this
    * database (a PostgreSQL session advisory lock; the embedded database has one process, so one queue per storage):

@@ -941,7 +941,8 @@ export class Registry {
   }
 
   private transact<T>(kind: KindRegistration, name: string, fn: (tx: StorageTx) => Promise<T>): Promise<T> {
-    return this.call(kind, name, () => this.storage.transact(fn));
+    // Writes of one kind share commits (group commit): its counter's lock runs them one at a time anyway.
+    return this.call(kind, name, () => this.storage.transact(fn, { group: `${kind.group}/${kind.plural}` }));
   }
 
   private async call<T>(kind: KindRegistration, name: string, fn: () => Promise<T>): Promise<T> {

@@ -17,8 +17,8 @@ function distinct(targets: readonly ReferenceTarget[]): ReferenceTarget[] {
  *
  * @example await writeReferences(trx, dashboardKey, [{ group: 'dashboard.svc.app', resource: 'librarypanels', name: 'cpu' }])
  */
-export async function writeReferences(db: Db, key: ResourceKey, targets: readonly ReferenceTarget[]): Promise<void> {
-  await deleteReferences(db, key);
+export async function writeReferences(db: Db, key: ResourceKey, targets: readonly ReferenceTarget[], opts = { replace: true }): Promise<void> {
+  if (opts.replace) await deleteReferences(db, key);
   const rows = distinct(targets).map((t) => ({
     group: key.group,
     resource: key.resource,

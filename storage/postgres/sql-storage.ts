@@ -25,10 +25,12 @@ import {
 } from '../types';
 import { labelFilterSql } from './label-sql';
 import { migrationProvider } from './migrations';
-import { deleteReferences, referrerRows, writeReferences } from './reference-sql';
-import { deleteSearchRow, searchRows, syncSearchRows, writeSearchRow } from './search-sql';
+import { referrerRows, writeReferences } from './reference-sql';
+import { searchRows, syncSearchRows, writeSearchRow } from './search-sql';
 import type { Database } from './schema';
-import { deleteUniqueKeys, syncUniqueRows, writeUniqueKeys } from './unique-sql';
+import { syncUniqueRows, writeUniqueKeys } from './unique-sql';
+import { deleteObject, insertObject, updateObject } from './write-sql';
+import { CommitGroups } from './commit-group';
 
 /** resourceVersions are microseconds since the epoch, or the previous one + 1 when the clock has not moved on. */
 function nowMicros(): number {
@@ -72,6 +74,15 @@ function toStored(t: GroupResource, row: Row): StoredObject {
 export class SqlStorage implements Storage {
   /** The callers of {@link exclusively} in this process, by lock name: each waits for the one before it. */
   private readonly exclusive = new Map<string, Promise<void>>();
+  /** Writes of one type that arrive together share a transaction and its commit (see commit-group.ts). */
+  private readonly commitGroups = new CommitGroups<SqlTx>({
+    transaction: (body) => this.db.transaction().execute((trx) => body(new SqlTx(trx))),
+    savepoint: (tx) => tx.savepoint(),
+    release: (tx) => tx.release(),
+    rollbackTo: (tx) => tx.rollbackToSavepoint(),
+    retryable: (err) => RETRYABLE.has((err as { code?: string }).code ?? ''),
+    maxAttempts: MAX_ATTEMPTS,
+  });
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -157,7 +168,8 @@ export class SqlStorage implements Storage {
     }
   }
 
-  async transact<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {
+  async transact<T>(fn: (tx: StorageTx) => Promise<T>, opts: { group?: string } = {}): Promise<T> {
+    if (opts.group) return this.commitGroups.run(opts.group, fn);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.transaction().execute((trx) => fn(new SqlTx(trx)));
@@ -486,12 +498,30 @@ function listNamesAt(db: Db, q: ListQuery, rv: number): Promise<Row[]> {
 
 class SqlTx implements StorageTx {
   /** The counters this transaction holds locked, with the last version it handed out. */
-  private readonly counters = new Map<string, number>();
+  private counters = new Map<string, number>();
+  /** The counters at the savepoint: rolling back to it releases the locks taken since (PostgreSQL does). */
+  private saved?: Map<string, number>;
 
   constructor(private readonly db: Transaction<Database>) {}
 
   count(q: CountQuery): Promise<number> {
     return countObjects(this.db, q);
+  }
+
+  async savepoint(): Promise<void> {
+    await sql`SAVEPOINT grouped`.execute(this.db);
+    this.saved = new Map(this.counters);
+  }
+
+  async release(): Promise<void> {
+    await sql`RELEASE SAVEPOINT grouped`.execute(this.db);
+    this.saved = undefined;
+  }
+
+  async rollbackToSavepoint(): Promise<void> {
+    await sql`ROLLBACK TO SAVEPOINT grouped`.execute(this.db);
+    this.counters = this.saved ?? this.counters;
+    this.saved = undefined;
   }
 
   async lockTypes(types: readonly GroupResource[]): Promise<void> {
@@ -550,85 +580,52 @@ class SqlTx implements StorageTx {
 
   async create(key: ResourceKey, value: JsonObject, opts: WriteOptions): Promise<StoredObject> {
     await this.lockTypes([key]);
-    // With the type's counter held no other writer of this type runs, so check-then-insert cannot race.
-    if (await getObject(this.db, key)) throw new StorageError('KeyExists', key, `${key.name} already exists`);
-    if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
-    const rv = await this.nextVersion(key);
+    // With the type's counter held no other writer of this type runs: the insert cannot race a create of the name,
+    // and the unique keys are checked after it (a taken name answers before a taken unique value).
+    const rv = this.nextVersion(key);
     const json = JSON.stringify(value);
-    await this.db
-      .insertInto('resource')
-      .values({ ...key, folder: opts.folder, resource_version: rv, value: json })
-      .execute();
+    if (!(await insertObject(this.db, key, rv, opts.folder, json, opts.historyValue ? JSON.stringify(opts.historyValue) : json))) {
+      throw new StorageError('KeyExists', key, `${key.name} already exists`);
+    }
+    if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
     if (opts.search) await writeSearchRow(this.db, key, opts.folder, opts.search);
-    if (opts.references) await writeReferences(this.db, key, opts.references);
-    await this.record(key, 'ADDED', rv, 0, opts.folder, opts.historyValue ? JSON.stringify(opts.historyValue) : json);
+    // A new object has no references yet: nothing to replace.
+    if (opts.references?.length) await writeReferences(this.db, key, opts.references, { replace: false });
     return { key, resourceVersion: rv, value };
   }
 
   async update(key: ResourceKey, value: JsonObject, expected: number, opts: WriteOptions): Promise<StoredObject> {
     await this.lockTypes([key]);
-    const current = await getObject(this.db, key, 'update');
-    if (!current) throw new StorageError('NotFound', key, `${key.name} not found`);
-    if (current.resourceVersion !== expected) throw new StorageError('Conflict', key, `${key.name} was modified`);
-    if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
-    const rv = await this.nextVersion(key);
+    const rv = this.nextVersion(key);
     const json = JSON.stringify(value);
-    const result = await this.db
-      .updateTable('resource')
-      .set({ folder: opts.folder, resource_version: rv, value: json })
-      .where('group', '=', key.group)
-      .where('resource', '=', key.resource)
-      .where('namespace', '=', key.namespace)
-      .where('name', '=', key.name)
-      .where('resource_version', '=', expected)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw new StorageError('Conflict', key, `${key.name} was modified`);
+    if (!(await updateObject(this.db, key, rv, expected, opts.folder, json, opts.historyValue ? JSON.stringify(opts.historyValue) : json))) {
+      throw await this.missing(key);
+    }
+    if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
     if (opts.search) await writeSearchRow(this.db, key, opts.folder, opts.search);
     if (opts.references) await writeReferences(this.db, key, opts.references);
-    await this.record(key, 'MODIFIED', rv, expected, opts.folder, opts.historyValue ? JSON.stringify(opts.historyValue) : json);
     return { key, resourceVersion: rv, value };
   }
 
   async delete(key: ResourceKey, expected?: number, finalValue?: JsonObject): Promise<StoredObject> {
     await this.lockTypes([key]);
-    const current = await getObject(this.db, key, 'update');
-    if (!current) throw new StorageError('NotFound', key, `${key.name} not found`);
-    if (expected !== undefined && current.resourceVersion !== expected) {
-      throw new StorageError('Conflict', key, `${key.name} was modified`);
-    }
-    const rv = await this.nextVersion(key);
-    const value = finalValue ?? current.value;
-    const folder = await this.db
-      .deleteFrom('resource')
-      .where('group', '=', key.group)
-      .where('resource', '=', key.resource)
-      .where('namespace', '=', key.namespace)
-      .where('name', '=', key.name)
-      .returning('folder')
-      .executeTakeFirstOrThrow();
-    await deleteSearchRow(this.db, key);
-    await deleteUniqueKeys(this.db, key);
-    await deleteReferences(this.db, key);
-    await this.record(key, 'DELETED', rv, current.resourceVersion, folder.folder, JSON.stringify(value));
-    return { key, resourceVersion: rv, value };
+    const rv = this.nextVersion(key);
+    const deleted = await deleteObject(this.db, key, rv, expected, finalValue && JSON.stringify(finalValue));
+    if (!deleted) throw await this.missing(key);
+    return { key, resourceVersion: rv, value: deleted.value };
   }
 
-  private async nextVersion(t: GroupResource): Promise<number> {
+  /** Why a write at a version did not apply: the object is gone, or was changed since. */
+  private async missing(key: ResourceKey): Promise<StorageError> {
+    return (await getObject(this.db, key))
+      ? new StorageError('Conflict', key, `${key.name} was modified`)
+      : new StorageError('NotFound', key, `${key.name} not found`);
+  }
+
+  /** The next version of the type, max(now, last + 1): the write's own statement stores it in the counter row. */
+  private nextVersion(t: GroupResource): number {
     const next = Math.max(nowMicros(), this.counters.get(typeKey(t))! + 1);
     this.counters.set(typeKey(t), next);
-    await this.db
-      .updateTable('resource_version')
-      .set({ resource_version: next })
-      .where('group', '=', t.group)
-      .where('resource', '=', t.resource)
-      .execute();
     return next;
-  }
-
-  private async record(key: ResourceKey, action: WatchAction, rv: number, previous: number, folder: string, json: string) {
-    await this.db
-      .insertInto('resource_history')
-      .values({ ...key, folder, action, resource_version: rv, previous_resource_version: previous, value: json })
-      .execute();
   }
 }
