@@ -5,14 +5,20 @@ import type { DataSourcePlugin } from './types';
 
 export type * from './types';
 
-/** Every data source plugin the server runs, one line each. Adding a plugin is its folder plus one line here. */
-export const allPlugins: readonly DataSourcePlugin[] = [
-  prometheusPlugin,
-  createPostgresPlugin(),
-  testDataPlugin,
-];
+/**
+ * Every data source plugin the server runs, one line each. Adding a plugin is its folder plus one line here. Built per
+ * server (DataSourceInstances calls it): a plugin may hold state for its data sources (the PostgreSQL plugin's pools),
+ * which two servers in one process must not share.
+ */
+export function createPlugins(): DataSourcePlugin[] {
+  return [
+    prometheusPlugin,
+    createPostgresPlugin(),
+    testDataPlugin,
+  ];
+}
 
 /** The plugin of a stored data source type (its id or an alias), or undefined. */
-export function pluginFor(type: string, plugins: readonly DataSourcePlugin[] = allPlugins): DataSourcePlugin | undefined {
+export function pluginFor(type: string, plugins: readonly DataSourcePlugin[]): DataSourcePlugin | undefined {
   return plugins.find((p) => p.id === type || p.aliases.includes(type));
 }

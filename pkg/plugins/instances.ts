@@ -4,7 +4,7 @@ import { StatusError } from '../errors';
 import type { Logger } from '../log';
 import { anyKind, Labels, type Resource } from '../meta';
 import type { Registry, RequestContext } from '../registry';
-import { allPlugins, pluginFor } from './index';
+import { createPlugins, pluginFor } from './index';
 import type { DataSourceInstance, DataSourcePlugin } from './types';
 
 /**
@@ -82,7 +82,7 @@ export class DataSourceInstances {
 
   constructor(opts: { registry: Registry; plugins?: readonly DataSourcePlugin[]; log?: Logger }) {
     this.registry = opts.registry;
-    this.plugins = opts.plugins ?? allPlugins;
+    this.plugins = opts.plugins ?? createPlugins();
     this.log = opts.log;
   }
 
