@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ORG_ROLES } from '../../apis/iam.svc.app/v0alpha1/orgmember';
 import { defineArea, guard, type LegacyParam } from '../shared';
-import { StatusError } from '../../pkg/errors';
 import { addOrgUser, createOrg, getOrgUsers, lookupOrgUsers, removeOrgUser, searchOrgs, searchOrgUsers, updateOrgUser } from './orgs-routes';
 import { getOrg, getOrgByName, updateOrg, updateOrgAddress } from './org-details-routes';
 
@@ -41,8 +40,6 @@ const userNotFound = { 404: { description: 'User not found (in this organization
 /** Organizations (server admins) and the members of the current organization (its Admins), orgs-routes.ts. */
 export const orgsArea = defineArea({
   name: 'orgs',
-  // A name or address line the org kind refuses (too long) is the anchor's 400.
-  errors: { invalid: (err) => StatusError.badRequest(err.details?.causes?.[0]?.message ?? err.message) },
   routes: [
     {
       method: 'get', path: '/api/org', guard: guard.can('orgs:read'), handler: getOrg,
