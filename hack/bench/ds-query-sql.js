@@ -14,7 +14,7 @@
  * source's database is PostgreSQL, as in a deployment where the queried database is not the server's.
  */
 'use strict';
-const { execFileSync, spawn } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -22,8 +22,7 @@ const { randomBytes } = require('node:crypto');
 const { Client, Pool } = require('pg');
 const { adminUrl } = require('./database');
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const MAIN = path.join(ROOT, 'dist', 'cmd', 'dashboard-apiserver', 'main.js');
+const { drive, MAIN, startServer, stopServer } = require('./server-process');
 const HOSTS = 10;
 const START = Date.UTC(2024, 0, 1);
 
@@ -35,30 +34,6 @@ function parseArgs(argv) {
     else throw new Error(`unknown argument ${arg}; see the comment at the top of hack/bench/ds-query-sql.js`);
   }
   return opts;
-}
-
-/** Starts dist/ main.js; resolves with its URL once it logs "server started". */
-async function startServer(args, env) {
-  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} not found: run \`npm run build\` first`);
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  for (let i = 0; i < 3000; i++) {
-    const m = /"msg":"server started","url":"([^"]+)"/.exec(out);
-    if (m) return { child, url: m[1].replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1') };
-    if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start: ${out}`);
-}
-
-async function stopServer(server) {
-  if (!server || server.child.exitCode !== null) return;
-  const done = new Promise((r) => server.child.once('exit', r));
-  server.child.kill('SIGTERM');
-  await done;
 }
 
 /** A throw-away database with `metrics(time, host, value)`: `rows` rows, one per host and second, indexed on time. */
@@ -93,29 +68,6 @@ async function metricsDatabase(rows) {
       await d.end();
     },
   };
-}
-
-/** `connections` loops calling `once` for `duration` seconds: requests/s, p50 and p95 in ms, failures. */
-async function drive(once, { duration, connections }) {
-  const latencies = [];
-  let failures = 0;
-  const end = Date.now() + duration * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (Date.now() < end) {
-        const t0 = performance.now();
-        try {
-          await once();
-          latencies.push(performance.now() - t0);
-        } catch {
-          failures++;
-        }
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const at = (p) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] : NaN);
-  return { rps: latencies.length / duration, p50: at(0.5), p95: at(0.95), ok: latencies.length, failures };
 }
 
 async function main() {

@@ -15,7 +15,7 @@
  * SVC_BENCH_USERS, users created before the timed phases (default 100: the legacy GET resolves logins).
  */
 'use strict';
-const { execFileSync, spawn, spawnSync } = require('node:child_process');
+const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
@@ -27,8 +27,7 @@ const dist = require('./dist');
 const { adminUrl } = require('./database');
 const { COLLECTION, bodyOf, keyOf, nameOf, seedThroughStorage } = require('./dashboards');
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const MAIN = path.join(ROOT, 'dist', 'cmd', 'dashboard-apiserver', 'main.js');
+const { MAIN, ROOT, startServer, stopServer } = require('./server-process');
 const DOC = JSON.stringify({ title: 'Service latency', tags: ['api', 'bench'], panels: [1, 2, 3].map((id) => ({ id, type: 'timeseries', title: `p9${id} latency`, targets: [{ refId: 'A', expr: `histogram_quantile(0.9${id}, rate(x[5m]))` }] })) });
 
 function parseArgs(argv) {
@@ -49,29 +48,6 @@ function parseArgs(argv) {
 }
 
 // ---------------------------------------------------------------- the server process
-
-/** Starts dist/ main.js with `args`; resolves with its URL and pid once it logs "server started". */
-async function startServer(args, env) {
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  for (let i = 0; i < 3000; i++) {
-    const m = /"msg":"server started","url":"([^"]+)"/.exec(out);
-    if (m) return { child, url: m[1].replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1'), output: () => out };
-    if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL'); // else the child outlives the bench
-  throw new Error(`server did not start: ${out}`);
-}
-
-async function stopServer(server) {
-  if (server.child.exitCode !== null) return;
-  const done = new Promise((r) => server.child.once('exit', r));
-  server.child.kill('SIGTERM');
-  await done;
-}
 
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 
