@@ -10,6 +10,7 @@ import { lastSeenKind } from './iam.svc.app/v0alpha1/lastseen';
 import { loginAttemptKind } from './iam.svc.app/v0alpha1/loginattempt';
 import { orgKind } from './iam.svc.app/v0alpha1/org';
 import { orgMemberKind } from './iam.svc.app/v0alpha1/orgmember';
+import { orgInviteKind } from './iam.svc.app/v0alpha1/orginvite';
 import { roleKind } from './iam.svc.app/v0alpha1/role';
 import { roleBindingKind } from './iam.svc.app/v0alpha1/rolebinding';
 import { serviceAccountKind } from './iam.svc.app/v0alpha1/serviceaccount';
@@ -36,6 +37,7 @@ export {
   lastSeenKind,
   libraryPanelKind,
   loginAttemptKind,
+  orgInviteKind,
   orgKind,
   orgMemberKind,
   playlistKind,
@@ -59,7 +61,7 @@ export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKi
 
 /**
  * The kinds not (yet) served under /apis, whose clients are the legacy /api endpoints: the identity kinds (users,
- * organizations, memberships, teams, custom roles, service accounts and their tokens, managed permissions, login
+ * organizations, memberships, invites, teams, custom roles, service accounts and their tokens, managed permissions, login
  * sessions and failed logins, last activity, preferences), stored by the identity registry whatever the feature
  * toggles say, and stars, kept beside the objects they point at (pkg/stars).
  */
@@ -67,6 +69,7 @@ export const identityKinds: readonly KindRegistration[] = [
   anyKind(userKind),
   anyKind(orgKind),
   anyKind(orgMemberKind),
+  anyKind(orgInviteKind),
   anyKind(teamKind),
   anyKind(teamBindingKind),
   anyKind(teamGroupKind),

@@ -8,6 +8,7 @@ import { dsQueryArea } from './ds-query';
 import { encryptionArea } from './encryption';
 import { foldersArea } from './folders';
 import { libraryElementsArea } from './library-elements';
+import { orgInvitesArea } from './org-invites';
 import { orgsArea } from './orgs';
 import { permissionsArea } from './permissions';
 import { playlistsArea } from './playlists';
@@ -32,6 +33,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   usersArea,
   sessionsArea,
   orgsArea,
+  orgInvitesArea,
   teamsArea,
   teamSyncArea,
   serviceAccountsArea,

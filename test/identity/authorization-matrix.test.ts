@@ -358,6 +358,10 @@ const ROWS: Row[] = [
   { route: 'POST /api/org/users', call: async ({ n }) => (await userId(n), { path: '/api/org/users', body: { loginOrEmail: n, role: 'Viewer' } }), expect: orgAdmin() },
   { route: 'PATCH /api/org/users/:userId', call: async ({ n }) => ({ path: `/api/org/users/${await member(n)}`, body: { role: 'Editor' } }), expect: orgAdmin() },
   { route: 'DELETE /api/org/users/:userId', call: async ({ n }) => ({ path: `/api/org/users/${await member(n)}` }), expect: orgAdmin() },
+  // Org invites (org.users:add): a fresh invitee per caller; the revoked invite is made by the server admin first.
+  { route: 'GET /api/org/invites', call: () => ({ path: '/api/org/invites' }), expect: orgAdmin() },
+  { route: 'POST /api/org/invites', call: ({ n }) => ({ path: '/api/org/invites', body: { loginOrEmail: `${n}@invited.example.org`, role: 'Viewer' } }), expect: orgAdmin() },
+  { route: 'DELETE /api/org/invites/:code/revoke', call: async ({ n }) => ({ path: `/api/org/invites/${await inviteCode(n)}/revoke` }), expect: orgAdmin() },
   // Teams: org Admins manage them; a team's own members may read it (test/identity/teams.test.ts), these callers are none.
   { route: 'POST /api/teams', call: ({ n }) => ({ path: '/api/teams', body: { name: n } }), expect: orgAdmin() },
   { route: 'GET /api/teams/search', call: () => ({ path: '/api/teams/search' }), expect: orgAdmin() },
@@ -494,6 +498,12 @@ async function snapshot(): Promise<{ key: string; deleteKey: string }> {
 }
 
 /** A fresh playlist of org 1, made by the server admin: its uid. */
+/** The code of a pending invite to org 1 for `<n>@invited.example.org`, made by the server admin. */
+async function inviteCode(n: string): Promise<string> {
+  await t.as.post('/api/org/invites').send({ loginOrEmail: `${n}@invited.example.org`, role: 'Viewer' }).expect(200);
+  const list = (await t.as.get('/api/org/invites')).body as { email: string; code: string }[];
+  return list.find((i) => i.email === `${n}@invited.example.org`)!.code;
+}
 const playlist = async (uid: string) => (await made(PLAYLISTS, uid, playlistSpec)).split('/').pop()!;
 
 /** A fresh library element of org 1 at the root, made by the server admin through /apis. */
