@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ORG_ROLES } from '../../apis/iam.svc.app/v0alpha1/orgmember';
 import { defineArea, guard } from '../shared';
+import type { Config } from '../../pkg/config';
+import { completeInvite, getInviteInfoByCode } from './invite-complete-routes';
 import { addOrgInvite, getPendingOrgInvites, revokeInvite } from './org-invites-routes';
 
 const tags = ['org_invites'];
@@ -11,6 +13,8 @@ const tempUser = z.object({
   status: z.enum(['InvitePending', 'Completed', 'Revoked']), url: z.string(), emailSent: z.boolean(), emailSentOn: z.string(), createdOn: z.string(),
 });
 const message = z.object({ message: z.string() });
+/** Completing signs the new user in: the cloud edition has no login sessions. */
+const notCloud = (config: Config) => config.server.edition !== 'cloud';
 const noSmtp = 'No mail server is configured: `sendEmail: true` answers 412 "SMTP not configured, check your config file\'s [smtp] section" and changes nothing (for an email address, or an existing user).';
 
 /** Invites to the current organization (the anchor's temp users), the OrgInvite kind. */
@@ -40,6 +44,23 @@ export const orgInvitesArea = defineArea({
       operationId: 'revokeInvite', tags, summary: 'Revoke an invite of the current organization, named by its code.',
       params: [{ name: 'code', in: 'path', type: 'string', required: true, description: "The invite's code." }],
       responses: { 200: { description: 'Invite revoked', schema: message }, 401: {}, 403: {}, 404: { description: 'Invite not found (in this organization)' } },
+    },
+    {
+      method: 'get', path: '/api/user/invite/:code', guard: guard.public, handler: getInviteInfoByCode, servedIn: notCloud,
+      operationId: 'getInviteInfoByCode', tags: ['signed_in_user'], summary: 'Who a pending invite is for and who sent it (anyone holding the code).',
+      params: [{ name: 'code', in: 'path', type: 'string', required: true, description: "The invite's code." }],
+      responses: { 200: { description: 'The invite.', name: 'InviteInfo', schema: z.object({ email: z.string(), name: z.string(), username: z.string(), invitedBy: z.string() }) }, 404: { description: 'Invite not found (or no longer pending)' } },
+    },
+    {
+      method: 'post', path: '/api/user/invite/complete', guard: guard.public, handler: completeInvite, servedIn: notCloud,
+      operationId: 'completeInvite', tags: ['signed_in_user'],
+      summary: "Sign up with an invite's code: the user is created, joins the invite's organization with its role, and is signed in (a session cookie).",
+      body: { name: 'CompleteInviteForm', schema: z.object({ inviteCode: z.string(), email: z.string(), name: z.string().optional(), username: z.string().optional(), password: z.string(), confirmPassword: z.string().optional() }) },
+      responses: {
+        200: { description: 'User created and logged in', schema: z.object({ message: z.string(), id: z.number().int() }) },
+        400: { description: 'bad request data, or Password is missing or too short' }, 404: { description: 'Invite not found' },
+        412: { description: 'Invite cannot be used in status <status>, or User with email or username already exists' },
+      },
     },
   ],
 });

@@ -362,6 +362,13 @@ const ROWS: Row[] = [
   { route: 'GET /api/org/invites', call: () => ({ path: '/api/org/invites' }), expect: orgAdmin() },
   { route: 'POST /api/org/invites', call: ({ n }) => ({ path: '/api/org/invites', body: { loginOrEmail: `${n}@invited.example.org`, role: 'Viewer' } }), expect: orgAdmin() },
   { route: 'DELETE /api/org/invites/:code/revoke', call: async ({ n }) => ({ path: `/api/org/invites/${await inviteCode(n)}/revoke` }), expect: orgAdmin() },
+  // Completing an invite is for whoever holds its code, signed in or not.
+  { route: 'GET /api/user/invite/:code', call: async ({ n }) => ({ path: `/api/user/invite/${await inviteCode(n)}` }), expect: publicRoute() },
+  {
+    route: 'POST /api/user/invite/complete',
+    call: async ({ n }) => ({ path: '/api/user/invite/complete', body: { inviteCode: await inviteCode(n), email: `${n}@invited.example.org`, username: `${n}-invited`, password: 'invited-pass' } }),
+    expect: publicRoute(),
+  },
   // Teams: org Admins manage them; a team's own members may read it (test/identity/teams.test.ts), these callers are none.
   { route: 'POST /api/teams', call: ({ n }) => ({ path: '/api/teams', body: { name: n } }), expect: orgAdmin() },
   { route: 'GET /api/teams/search', call: () => ({ path: '/api/teams/search' }), expect: orgAdmin() },

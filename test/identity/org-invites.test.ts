@@ -108,6 +108,8 @@ describe('org invites', () => {
       ['unknown role', post({ loginOrEmail: 'a@example.org', role: 'Owner' }), 400, 'Invalid role specified'],
       ['body an array', post(['a@example.org']), 400, 'bad request data'],
       ['malformed JSON', () => t.as.post('/api/org/invites').set(...hdr).set('Content-Type', 'application/json').send('{"loginOrEmail":'), 400, expect.any(String) as unknown as string],
+      ['loginOrEmail with NUL', post({ loginOrEmail: 'a\u0000@example.org', role: 'Viewer' }), 400, expect.stringMatching(/NUL/) as unknown as string],
+      ['name with a lone surrogate', () => t.as.post('/api/org/invites').set(...hdr).set('Content-Type', 'application/json').send('{"loginOrEmail":"s@example.org","name":"\\ud800","role":"Viewer"}'), 400, expect.stringMatching(/surrogate/) as unknown as string],
       ['sendEmail without SMTP', post({ loginOrEmail: 'mail@example.org', role: 'Viewer', sendEmail: true }), 412, "SMTP not configured, check your config file's [smtp] section"],
       ['sendEmail to an existing user', post({ loginOrEmail: 'inv-stays-out', role: 'Viewer', sendEmail: true }), 412, "SMTP not configured, check your config file's [smtp] section"],
       ['revoke unknown code', () => t.as.delete('/api/org/invites/0123456789abcdef0123456789abcd/revoke').set(...hdr), 404, 'Invite not found'],
@@ -120,5 +122,80 @@ describe('org invites', () => {
     }
     expect(await pending(hdr)).toEqual(before);
     expect(await members(org)).toEqual(membersBefore);
+  });
+});
+
+describe('completing an invite (sign-up)', () => {
+  async function invite(email: string, role = 'Editor', hdr: [string, string] = ['X-Svc-Org-Id', '1']): Promise<string> {
+    await t.as.post('/api/org/invites').set(...hdr).send({ loginOrEmail: email, name: 'Invited One', role }).expect(200);
+    return (await pending(hdr)).find((i) => i.email === email)!.code;
+  }
+
+  it('reads the invite without credentials, creates the user in the org with the role, signs it in, completes the invite', async () => {
+    const org = await newOrg('Invites Signup');
+    const hdr: [string, string] = ['X-Svc-Org-Id', String(org)];
+    const code = await invite('joiner@example.org', 'Editor', hdr);
+    const info = await t.anonymous.get(`/api/user/invite/${code}`);
+    expect([info.status, info.body]).toEqual([200, { email: 'joiner@example.org', name: 'Invited One', username: 'joiner@example.org', invitedBy: expect.any(String) }]);
+    const done = await t.anonymous.post('/api/user/invite/complete').send({ inviteCode: code, email: 'joiner@example.org', name: 'Joiner', username: 'joiner', password: 'joiner-pass', confirmPassword: 'joiner-pass' });
+    expect([done.status, done.body]).toEqual([200, { message: 'User created and logged in', id: expect.any(Number) }]);
+    const cookie = [done.headers['set-cookie']].flat()[0]!.split(';')[0]!;
+    expect((await t.anonymous.get('/api/user').set('Cookie', cookie)).body).toMatchObject({ id: done.body.id, login: 'joiner', email: 'joiner@example.org', name: 'Joiner', orgId: org });
+    expect(await members(org)).toContainEqual(['joiner', 'Editor']);
+    expect(await pending(hdr)).toEqual([]);
+    // Used once: the info is gone and a second completion is the anchor's 412.
+    expect((await t.anonymous.get(`/api/user/invite/${code}`)).status).toBe(404);
+    const again = await t.anonymous.post('/api/user/invite/complete').send({ inviteCode: code, email: 'other@example.org', username: 'other', password: 'other-pass' });
+    expect([again.status, again.body]).toEqual([412, { message: 'Invite cannot be used in status Completed' }]);
+    expect((await as(t, 'joiner', 'joiner-pass').get('/api/user')).status).toBe(200);
+  });
+
+  it('of two completions of one invite, one wins', async () => {
+    const code = await invite('race@example.org', 'Viewer');
+    const send = (n: number) => t.anonymous.post('/api/user/invite/complete').send({ inviteCode: code, email: `race${n}@example.org`, username: `race${n}`, password: 'race-pass' });
+    const answers = await Promise.all([send(1), send(2), send(3)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 412, 412]);
+    const logins = ((await t.as.get('/api/org/users')).body as { login: string }[]).map((u) => u.login).filter((l) => l.startsWith('race'));
+    expect(logins).toHaveLength(1);
+  });
+
+  it('answers bad input with 4xx {message} and changes nothing; a revoked invite cannot be used', async () => {
+    await createUser(t, 'inv-taken', { 1: 'Viewer' });
+    const code = await invite('later@example.org', 'Viewer');
+    const revokedCode = await invite('revoked@example.org', 'Viewer');
+    await t.as.delete(`/api/org/invites/${revokedCode}/revoke`).expect(200);
+    const usersBefore = ((await t.as.get('/api/users')).body as unknown[]).length;
+    const before = await pending();
+    const complete = (body: unknown) => () => t.anonymous.post('/api/user/invite/complete').send(body as object);
+    const ok = { inviteCode: code, email: 'later@example.org', username: 'later', password: 'later-pass' };
+    const cases: [string, () => Promise<{ status: number; body: { message?: unknown } }>, number, string][] = [
+      ['info: unknown code', () => t.anonymous.get('/api/user/invite/0123456789abcdef0123456789abcd'), 404, 'Invite not found'],
+      ['info: odd code', () => t.anonymous.get('/api/user/invite/a.b%20c'), 404, 'Invite not found'],
+      ['info: revoked', () => t.anonymous.get(`/api/user/invite/${revokedCode}`), 404, 'Invite not found'],
+      ['no body fields', complete({}), 400, 'bad request data'],
+      ['no code', complete({ ...ok, inviteCode: undefined }), 400, 'bad request data'],
+      ['no email', complete({ ...ok, email: undefined }), 400, 'bad request data'],
+      ['password a number', complete({ ...ok, password: 1234 }), 400, 'bad request data'],
+      ['body an array', complete([ok]), 400, 'bad request data'],
+      ['malformed JSON', () => t.anonymous.post('/api/user/invite/complete').set('Content-Type', 'application/json').send('{"inviteCode":'), 400, expect.any(String) as unknown as string],
+      ['email with NUL', complete({ ...ok, email: 'later\u0000@example.org' }), 400, expect.stringMatching(/NUL/) as unknown as string],
+      ['name with a lone surrogate', () => t.anonymous.post('/api/user/invite/complete').set('Content-Type', 'application/json').send(`{"inviteCode":"${code}","email":"later@example.org","name":"\\ud800","password":"later-pass"}`), 400, expect.stringMatching(/surrogate/) as unknown as string],
+      ['nested too deep', complete({ ...ok, extra: JSON.parse(`${'{"n":'.repeat(200)}1${'}'.repeat(200)}`) }), 400, expect.any(String) as unknown as string],
+      ['info: code with NUL', () => t.anonymous.get('/api/user/invite/a%00b'), 400, expect.stringMatching(/NUL/) as unknown as string],
+      ['unknown code', complete({ ...ok, inviteCode: '0123456789abcdef0123456789abcd' }), 404, 'Invite not found'],
+      ['code too long', complete({ ...ok, inviteCode: 'a'.repeat(60) }), 404, 'Invite not found'],
+      ['password too short', complete({ ...ok, password: 'abc' }), 400, 'Password is missing or too short'],
+      ['revoked invite', complete({ ...ok, inviteCode: revokedCode }), 412, 'Invite cannot be used in status Revoked'],
+      ['login taken', complete({ ...ok, username: 'inv-taken' }), 412, "User with email 'later@example.org' or username 'inv-taken' already exists"],
+      ['email taken', complete({ ...ok, email: 'inv-taken@example.com' }), 412, "User with email 'inv-taken@example.com' or username 'later' already exists"],
+    ];
+    for (const [label, send, status, message] of cases) {
+      const res = await send();
+      expect([label, res.status, res.body.message]).toEqual([label, status, message]);
+    }
+    expect(await pending()).toEqual(before);
+    expect(((await t.as.get('/api/users')).body as unknown[]).length).toBe(usersBefore);
+    // The invite refused above still works.
+    expect((await complete(ok)()).status).toBe(200);
   });
 });
