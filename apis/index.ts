@@ -26,6 +26,7 @@ export { DELETE_KEY_LABEL, deleteKeyLabel, EXPIRES_LABEL, isExpired, KEY_LABEL, 
 import { resourcePermissionKind } from './iam.svc.app/v0alpha1/resourcepermission';
 import { dataKeyKind } from './secret.svc.app/v0alpha1/datakey';
 import { settingKind } from './settings.svc.app/v0alpha1/setting';
+import { quotaKind } from './settings.svc.app/v0alpha1/quota';
 
 export {
   authTokenKind,
@@ -42,6 +43,7 @@ export {
   orgMemberKind,
   playlistKind,
   preferencesKind,
+  quotaKind,
   roleBindingKind,
   roleKind,
   resourcePermissionKind,
@@ -88,6 +90,6 @@ export const identityKinds: readonly KindRegistration[] = [
 /**
  * Kinds the server keeps for itself, never served under /apis and with no legacy route as their client: the data
  * keys of the envelope encryption (pkg/secrets), stored by the secrets service's own registry, and the settings kept
- * in the database (pkg/settings).
+ * in the database (pkg/settings), and the quota limits set over `[quota]` (pkg/quotas).
  */
-export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind), anyKind(settingKind)];
+export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind), anyKind(settingKind), anyKind(quotaKind)];

@@ -15,6 +15,7 @@ import type { Registry } from '../../pkg/registry';
 import type { SecretsService } from '../../pkg/secrets';
 import type { Provisioner } from '../../pkg/provisioning';
 import type { StoredSettings } from '../../pkg/settings';
+import type { StoredQuotas } from '../../pkg/quotas';
 
 /**
  * Everything a legacy area's handlers may use, built once by the server (pkg/server/app.ts) and handed to every
@@ -30,6 +31,8 @@ export interface AdapterDeps {
   secrets: SecretsService;
   /** The settings kept in the database over the configuration (the enterprise edition's `auth.saml`). */
   settings: StoredSettings;
+  /** The quota limits set per organization and user over `[quota]` (PUT .../quotas/:target). */
+  quotas: StoredQuotas;
   users: IdentityDirectory;
   teams: TeamDirectory;
   preferences: PreferencesDirectory;

@@ -2,6 +2,7 @@ import { authTokenKind, correlationKind, dashboardKind, dataSourceKind, orgKind,
 import type { Config } from '../config';
 import { anyKind, type KindRegistration } from '../meta';
 import type { QuotaLimit } from '../registry';
+import { storedOrgLimit } from './stored-quotas';
 
 /** Whose quota: an organization's (its objects) or a user's (the organizations it belongs to). */
 export type QuotaScope = 'org' | 'user';
@@ -29,16 +30,18 @@ export const QUOTA_TARGETS: readonly QuotaTarget[] = [
 
 const key = (kind: KindRegistration) => `${kind.plural}.${kind.group}`;
 const active = (config: Config, limit: number) => (config.quota.enabled ? limit : undefined);
+/** An organization's stored limit of `target` (PUT /api/orgs/:orgId/quotas/:target), over the setting: when enabled. */
+const stored = (config: Config, target: string) => (config.quota.enabled ? storedOrgLimit(target) : undefined);
 
 /**
  * The registry quotas of the served kinds from `[quota]` (none unless `quota.enabled`): dashboards and data sources
- * per organization and in all, correlations in all.
+ * per organization (a limit an admin stored for the organization first) and in all, correlations in all.
  */
 export function objectQuotas(config: Config): Record<string, QuotaLimit> {
   const q = config.quota;
   return {
-    [key(anyKind(dashboardKind))]: { perNamespace: active(config, q.org_dashboard), global: active(config, q.global_dashboard) },
-    [key(anyKind(dataSourceKind))]: { perNamespace: active(config, q.org_data_source) },
+    [key(anyKind(dashboardKind))]: { perNamespace: active(config, q.org_dashboard), stored: stored(config, 'dashboard'), global: active(config, q.global_dashboard) },
+    [key(anyKind(dataSourceKind))]: { perNamespace: active(config, q.org_data_source), stored: stored(config, 'data_source') },
     [key(anyKind(correlationKind))]: { global: active(config, q.global_correlations) },
   };
 }

@@ -51,6 +51,11 @@ export interface RegistryOptions {
 export interface QuotaLimit {
   perNamespace?: number;
   global?: number;
+  /**
+   * A namespace's own limit kept in storage (one an admin set), read in the creating transaction: when it answers a
+   * number, that number is the namespace's limit instead of `perNamespace`.
+   */
+  stored?: (tx: StorageTx, namespace: string) => Promise<number | undefined>;
 }
 
 /**
@@ -664,7 +669,8 @@ export class Registry {
     const quota = this.quotas[`${kind.plural}.${kind.group}`];
     if (!quota) return;
     const reached = (limit: number | undefined, count: () => Promise<number>) => limit !== undefined && limit >= 0 && count().then((n) => n >= limit);
-    if ((await reached(quota.perNamespace, () => tx.count({ ...typeOf(kind), namespace: ctx.namespace }))) || (await reached(quota.global, () => tx.count({ ...typeOf(kind), namespace: '', everyNamespace: true })))) {
+    const perNamespace = (await quota.stored?.(tx, ctx.namespace)) ?? quota.perNamespace;
+    if ((await reached(perNamespace, () => tx.count({ ...typeOf(kind), namespace: ctx.namespace }))) || (await reached(quota.global, () => tx.count({ ...typeOf(kind), namespace: '', everyNamespace: true })))) {
       throw new StatusError(403, 'Forbidden', 'Quota reached');
     }
   }

@@ -28,7 +28,7 @@ import { DataSourceInstances } from '../plugins/instances';
 import { openSecrets, type SecretsService } from '../secrets';
 import { Provisioner } from '../provisioning';
 import { StoredSettings } from '../settings';
-import { identityQuotas } from '../quotas';
+import { identityQuotas, StoredQuotas } from '../quotas';
 import { internalKinds } from '../../apis';
 import { ScopedReads, type Storage } from '../../storage';
 import { readScope } from './read-scope';
@@ -187,12 +187,14 @@ export function createApp(deps: AppDeps): {
   const userAgent = config.dataproxy.user_agent || `Svc/${deps.build.version}`;
   // Settings changed through PUT /api/admin/settings, in the database beside the data keys.
   const settings = new StoredSettings(registry.companion(internalKinds));
+  // Quota limits set per organization and user, beside the objects they limit (the registry's quota check reads them).
+  const quotas = new StoredQuotas(registry.companion(internalKinds));
   // Files under paths.provisioning, written as the provisioner; replicas take turns on the database's lock.
   const provisioning = new Provisioner(
     { registry, orgs: deps.orgs ?? storedOrgs(users), checksumKey: config.security.secret_key, orgIds: async () => (await users.listOrgs()).map((o) => o.id) },
     { root: config.paths.provisioning, cwd: process.cwd(), sources: { env: deps.env ?? {} }, exclusively: (name, fn) => deps.storage.exclusively(name, fn), log },
   );
-  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings };
+  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, quotas };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
   streamingApi.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !!route.rawBody }));
   app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !route.rawBody }));

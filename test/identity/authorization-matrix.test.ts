@@ -318,6 +318,9 @@ const ROWS: Row[] = [
   { route: 'GET /api/orgs/:orgId/quotas', call: () => ({ path: '/api/orgs/1/quotas' }), expect: serverAdmin() },
   { route: 'GET /api/user/quotas', call: () => ({ path: '/api/user/quotas' }), expect: userOnly() },
   { route: 'GET /api/admin/users/:id/quotas', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/quotas` }), expect: serverAdmin() },
+  // The matrix's server runs without quota.enabled: a server admin passes the guard and meets 404 "Quotas not enabled".
+  { route: 'PUT /api/orgs/:orgId/quotas/:target', call: () => ({ path: '/api/orgs/1/quotas/dashboard', method: 'put', body: { limit: 5 } }), expect: serverAdmin(404) },
+  { route: 'PUT /api/admin/users/:id/quotas/:target', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/quotas/org`, method: 'put', body: { limit: 5 } }), expect: serverAdmin(404) },
   { route: 'POST /api/admin/users/:id/disable', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/disable` }), expect: serverAdmin() },
   { route: 'POST /api/admin/users/:id/enable', call: async ({ n }) => ({ path: `/api/admin/users/${await userId(n)}/enable` }), expect: serverAdmin() },
   { route: 'GET /api/admin/stats', call: () => ({ path: '/api/admin/stats' }), expect: serverAdmin() },
