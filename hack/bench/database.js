@@ -36,8 +36,14 @@ function probeLog(captured) {
   };
 }
 
-async function createPostgres(rawConnections) {
-  const name = `svc_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
+/**
+ * A new empty database on the server at adminUrl(), named `<prefix>_<pid>_<random>`: its name, its URL, and `drop()`
+ * (forced, so open connections do not keep it).
+ *
+ * @example const db = await throwAwayDatabase('svc_ratios'); try { ... } finally { await db.drop(); }
+ */
+async function throwAwayDatabase(prefix) {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
@@ -47,6 +53,20 @@ async function createPostgres(rawConnections) {
   }
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
+  const drop = async () => {
+    const c = new Client({ connectionString: adminUrl() });
+    await c.connect();
+    try {
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await c.end();
+    }
+  };
+  return { name, url, drop };
+}
+
+async function createPostgres(rawConnections) {
+  const { name, url, drop } = await throwAwayDatabase('svc_bench');
   const dbUrl = url.toString();
 
   // The probe runs the server's own SqlStorage code, with kysely's query log on, on a pool of its own.
@@ -69,13 +89,7 @@ async function createPostgres(rawConnections) {
     async close() {
       await probe.close().catch(() => undefined);
       await raw.end().catch(() => undefined);
-      const c = new Client({ connectionString: adminUrl() });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
+      await drop();
     },
   };
 }
@@ -104,4 +118,4 @@ async function createEmbedded() {
   };
 }
 
-module.exports = { createBenchDatabase, adminUrl };
+module.exports = { adminUrl, createBenchDatabase, throwAwayDatabase };

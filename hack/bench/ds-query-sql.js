@@ -18,9 +18,8 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { randomBytes } = require('node:crypto');
 const { Client, Pool } = require('pg');
-const { adminUrl } = require('./database');
+const { throwAwayDatabase } = require('./database');
 
 const { drive, MAIN, startServer, stopServer } = require('./server-process');
 const HOSTS = 10;
@@ -38,13 +37,7 @@ function parseArgs(argv) {
 
 /** A throw-away database with `metrics(time, host, value)`: `rows` rows, one per host and second, indexed on time. */
 async function metricsDatabase(rows) {
-  const name = `svc_dsbench_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: adminUrl() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl());
-  url.pathname = `/${name}`;
+  const { name, url, drop } = await throwAwayDatabase('svc_dsbench');
   const c = new Client({ connectionString: url.toString() });
   await c.connect();
   await c.query('CREATE TABLE metrics (time timestamptz NOT NULL, host text NOT NULL, value double precision)');
@@ -61,12 +54,7 @@ async function metricsDatabase(rows) {
     url,
     name,
     seconds,
-    async drop() {
-      const d = new Client({ connectionString: adminUrl() });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    },
+    drop,
   };
 }
 

@@ -24,7 +24,7 @@ const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
 const dist = require('./dist');
-const { adminUrl } = require('./database');
+const { throwAwayDatabase } = require('./database');
 const { COLLECTION, bodyOf, keyOf, nameOf, seedThroughStorage } = require('./dashboards');
 
 const { MAIN, ROOT, startServer, stopServer } = require('./server-process');
@@ -82,27 +82,10 @@ async function call(base, method, pathname, headers, body) {
 
 // ---------------------------------------------------------------- one backend
 
-async function throwAwayDatabase() {
-  const name = `svc_ratios_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: adminUrl() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl());
-  url.pathname = `/${name}`;
-  const drop = async () => {
-    const c = new Client({ connectionString: adminUrl() });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
-  };
-  return { url: url.toString(), drop };
-}
-
 async function runBackend(backend, opts) {
   const token = execFileSync(process.execPath, [MAIN, '--new-service-account-token'], { encoding: 'utf8' }).trim();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ratios-'));
-  const db = backend === 'postgres' ? await throwAwayDatabase() : undefined;
+  const db = backend === 'postgres' ? await throwAwayDatabase('svc_ratios').then((d) => ({ url: d.url.toString(), drop: d.drop })) : undefined;
   const args = ['--server.http_port=0', '--server.http_addr=127.0.0.1', '--registry.compaction_interval_seconds=86400', `--paths.data=${dataDir}`, ...(db ? [`--database.url=${db.url}`] : [])];
   const env = { SVC_AUTH_INITIAL_SERVICE_ACCOUNT_TOKEN: token };
   let server;
