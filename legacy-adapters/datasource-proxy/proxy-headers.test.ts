@@ -1,4 +1,4 @@
-import { credentialHeaders, downstreamResponseHeaders, keptCookies, type RequestHeaderContext, upstreamRequestHeaders } from './proxy-headers';
+import { downstreamResponseHeaders, keptCookies, type RequestHeaderContext, upstreamRequestHeaders } from './proxy-headers';
 
 const ds = (over: Partial<RequestHeaderContext['ds']> = {}): RequestHeaderContext['ds'] => ({ basicAuth: false, basicAuthUser: '', user: '', jsonData: {}, secure: {}, ...over });
 const ctx = (over: Partial<RequestHeaderContext> = {}): RequestHeaderContext => ({
@@ -71,17 +71,6 @@ describe('upstreamRequestHeaders', () => {
     const out = upstreamRequestHeaders({ ...caller, 'x-ds-authorization': 'Bearer for-upstream' }, ctx({ ds: ds({ basicAuth: true, basicAuthUser: 'b' }) }));
     expect(out.authorization).toBe('Bearer for-upstream');
     expect(out['x-ds-authorization']).toBeUndefined();
-  });
-});
-
-describe('credentialHeaders', () => {
-  it('stops at the first missing httpHeaderNameN and skips names or values that are not headers', () => {
-    const out = credentialHeaders(ds({
-      jsonData: { httpHeaderName1: 'A', httpHeaderName2: 'bad name', httpHeaderName3: 'C', httpHeaderName5: 'E' },
-      secure: { httpHeaderValue1: '1', httpHeaderValue2: '2', httpHeaderValue3: 'x\r\nInjected: 1', httpHeaderValue5: '5' },
-    }));
-    expect(out).toEqual({ a: '1' });
-    expect(credentialHeaders(ds())).toEqual({});
   });
 });
 

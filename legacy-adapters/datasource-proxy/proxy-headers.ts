@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import type { DataSourceInstance } from '../../pkg/plugins';
+import { credentialHeaders, type DataSourceInstance } from '../../pkg/plugins';
 
 /**
  * The headers of a proxied call, both ways (anchor-breadth §1.13, §2.3, §2.4). Nothing that authenticated the
@@ -15,12 +15,6 @@ const DROPPED_REQUEST = [
   'host', 'authorization', 'cookie', 'x-svc-user', 'x-svc-referer', 'origin', 'referer', 'x-forwarded-host', 'x-forwarded-port', 'x-forwarded-proto',
   'x-ds-authorization', 'x-id-token', 'user-agent',
 ];
-
-/** A header name as RFC 9110 allows (a custom header of a data source that is not one is skipped). */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** A header value without the bytes that would end the header (CR, LF, NUL). */
-// eslint-disable-next-line no-control-regex
-const SAFE_VALUE = /^[^\r\n\x00]*$/;
 
 /** What the proxy knows of the call besides the caller's headers. */
 export interface RequestHeaderContext {
@@ -66,25 +60,6 @@ export function keptCookies(cookie: string | undefined, keep: readonly string[],
       return name !== session && keep.includes(name);
     });
   return kept.length ? kept.join('; ') : undefined;
-}
-
-/**
- * The data source's credentials as headers (anchor-breadth §1.13): basic auth (`basicAuth` → `basicAuthUser` and
- * the secure `basicAuthPassword`; else a `user` → it and the secure `password`), then the custom headers
- * `jsonData.httpHeaderNameN` with secure `httpHeaderValueN`, N = 1, 2… up to the first name missing.
- */
-export function credentialHeaders(ds: RequestHeaderContext['ds']): Record<string, string> {
-  const out: Record<string, string> = {};
-  const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-  if (ds.basicAuth) out.authorization = basic(ds.basicAuthUser, ds.secure.basicAuthPassword ?? '');
-  else if (ds.user) out.authorization = basic(ds.user, ds.secure.password ?? '');
-  for (let n = 1; ; n++) {
-    const name = ds.jsonData[`httpHeaderName${n}`];
-    if (typeof name !== 'string' || name === '') break;
-    const value = ds.secure[`httpHeaderValue${n}`] ?? '';
-    if (TOKEN.test(name) && SAFE_VALUE.test(value)) out[name.toLowerCase()] = value;
-  }
-  return out;
 }
 
 /**

@@ -4,6 +4,7 @@ import { testDataPlugin } from './testdata/testdata-plugin';
 import type { DataSourcePlugin } from './types';
 
 export type * from './types';
+export { basicAuthorization, credentialHeaders } from './credentials';
 
 /**
  * Every data source plugin the server runs, one line each. Adding a plugin is its folder plus one line here. Built per

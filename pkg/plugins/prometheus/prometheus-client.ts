@@ -1,3 +1,4 @@
+import { basicAuthorization, credentialHeaders } from '../credentials';
 import type { DataSourceInstance } from '../types';
 
 /**
@@ -60,27 +61,6 @@ function target(ds: DataSourceInstance, path: string): { url: URL; userInfo?: { 
   return { url: base, userInfo };
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-
-/**
- * The headers the data source adds to every call: basic auth (`basicAuth` + `basicAuthUser`/`basicAuthPassword`, else
- * the old-style `user`/`password`), then `jsonData.httpHeaderNameN` = secure `httpHeaderValueN` for N = 1, 2... up to
- * the first missing name. A name or value a header cannot carry is skipped rather than echoed in an error.
- */
-export function dataSourceHeaders(ds: DataSourceInstance): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (ds.basicAuth) headers.authorization = basic(ds.basicAuthUser, ds.secure.basicAuthPassword ?? '');
-  else if (ds.user) headers.authorization = basic(ds.user, ds.secure.password ?? '');
-  for (let n = 1; ; n++) {
-    const name = ds.jsonData[`httpHeaderName${n}`];
-    if (typeof name !== 'string' || name === '') break;
-    const value = ds.secure[`httpHeaderValue${n}`] ?? '';
-    if (TOKEN.test(name) && !/[\r\n\0]/.test(value)) headers[name.toLowerCase()] = value;
-  }
-  return headers;
-}
-
 /** `jsonData.timeout` (seconds, number or numeric string) or 30 s, in ms. */
 export function timeoutMs(ds: DataSourceInstance): number {
   const raw = ds.jsonData.timeout;
@@ -101,8 +81,8 @@ function transportError(err: unknown): string {
 export async function callUpstream(ds: DataSourceInstance, req: UpstreamRequest): Promise<UpstreamAnswer> {
   const { url, userInfo } = target(ds, req.path);
   const headers: Record<string, string> = { accept: 'application/json', ...req.headers, 'user-agent': req.userAgent };
-  if (userInfo) headers.authorization = basic(userInfo.user, userInfo.password);
-  Object.assign(headers, dataSourceHeaders(ds));
+  if (userInfo) headers.authorization = basicAuthorization(userInfo.user, userInfo.password);
+  Object.assign(headers, credentialHeaders(ds));
   let body: Buffer | string | undefined;
   if (req.body) {
     headers['content-type'] = req.body.contentType;
