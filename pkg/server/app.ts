@@ -19,6 +19,7 @@ import { StoredLoginAttempts } from '../auth/authentication/stored-login-attempt
 import { apisOrgAccess, selectLegacyOrg } from '../auth/authorization/org-access';
 import { ServiceAccounts } from '../auth/identity/service-accounts';
 import { RoleDirectory } from '../auth/authorization/role-directory';
+import { teamPermissions } from '../auth/authorization/team-permissions';
 import { isPublicApiRoute, legacyAreas, legacyRouter } from '../../legacy-adapters';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
@@ -153,7 +154,7 @@ export function createApp(deps: AppDeps): {
   app.use('/api', selectLegacyOrg(users));
   app.use('/apis', apisOrgAccess(users, deps.registry.kinds));
   const permissions = new StoredPermissions(users.registry);
-  const access = new AccessControl({ registry: deps.registry, teams, sources: [teams], roles, permissions });
+  const access = new AccessControl({ registry: deps.registry, teams, sources: [teamPermissions(teams)], roles, permissions });
   app.use(['/api', '/apis'], attachAccess(access));
   // Routes that stream the request body themselves (the data source proxy) come before the parsers that would read
   // it; the router is filled once the adapters' deps exist, as publicApi.

@@ -6,24 +6,10 @@ import { authenticate } from './authenticate';
 import type { IdentityDirectory, StoredUser } from '../identity/identity-directory';
 import { InMemoryLoginAttempts, type LoginAttempts } from './login-throttle';
 import { verifyPassword } from '../identity/password';
+import { type Identity, identityOf } from '../identity/caller';
 
-/** The authenticated caller. */
-export interface Identity {
-  /** `user:<uid>`, as written to svc.app/createdBy. */
-  identity: string;
-  login: string;
-  /**
-   * The numeric id of the legacy API. For a service account (`service-account:<uid>`) it is the service account's
-   * id, never a user's: check `isServiceAccount` (org-access.ts) before reading a user or membership by it.
-   */
-  userId: number;
-  /** The organization the request acts in: the user's current one, or the one `X-Svc-Org-Id` selects. */
-  orgId: number;
-  isServerAdmin: boolean;
-  orgRole?: 'None' | 'Viewer' | 'Editor' | 'Admin';
-  /** The login session (auth token) the request came with, when it came with one. */
-  authTokenId?: number;
-}
+// The caller's type is identity's (service accounts answer it too); authentication produces it.
+export { type Identity, identityOf };
 
 export interface BasicAuthOptions {
   users: IdentityDirectory;
@@ -133,14 +119,10 @@ function basicStrategyOf(verify: (login: string, password: string, ip: string) =
   });
 }
 
-export function identityOf(user: StoredUser): Identity {
-  return { identity: `user:${user.uid}`, login: user.login, userId: user.id, orgId: user.orgId, isServerAdmin: user.isSvcAdmin };
-}
-
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
-    /** What passport puts on `req.user`: the Identity above. */
+    /** What passport puts on `req.user`: the caller's Identity (pkg/auth/identity/caller.ts). */
     // eslint-disable-next-line @typescript-eslint/no-empty-object-type
     interface User extends Identity {}
   }

@@ -7,7 +7,7 @@ import type { Storage } from '../../../storage';
 import { notFoundAsUndefined, StatusError } from '../../errors';
 import { Annotations, Labels, randomUid, type Resource } from '../../meta';
 import type { Registry, Requester, RequestContext } from '../../registry';
-import type { Identity } from '../authentication/basic-auth';
+import type { Identity } from './caller';
 import { IDENTITY_NAMESPACE, SYSTEM } from './identity-directory';
 import type { OrgRole } from '../../../apis/iam.svc.app/v0alpha1/orgmember';
 import { generateServiceAccountToken, parseServiceAccountToken } from './tokens';

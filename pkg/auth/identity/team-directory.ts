@@ -4,10 +4,7 @@ import { TEAM_BINDING_LABELS, type TeamBindingSpec, type TeamPermission } from '
 import { StatusError } from '../../errors';
 import { Annotations, anyKind, type KindRegistration, Labels, randomUid, type Resource } from '../../meta';
 import type { Requester, RequestContext } from '../../registry';
-import type { TeamMembership } from '../authorization/access-control';
-import type { PermissionSource } from '../authorization/authorizer';
 import { type IdentityDirectory, keyOf, type StoredUser, SYSTEM } from './identity-directory';
-import type { Permission, Subject } from '../authorization/permissions';
 
 export type { TeamPermission } from '../../../apis/iam.svc.app/v0alpha1/teambinding';
 
@@ -45,18 +42,6 @@ export function teamScope(teamId: number): string {
   return `teams:id:${teamId}`;
 }
 
-/**
- * What a team permission grants on its team (the anchor's team permissions: a Member reads the team, an Admin of
- * the team also changes and deletes it and manages its members).
- *
- * @example
- *   teamActions('Member'); // ['teams:read']
- */
-export function teamActions(permission: TeamPermission): readonly string[] {
-  const member = ['teams:read'];
-  return permission === 'Admin' ? [...member, 'teams:write', 'teams:delete', 'teams.permissions:read', 'teams.permissions:write'] : member;
-}
-
 export const teamNotFound = () => new StatusError(404, 'NotFound', 'Team not found');
 
 function toTeam(orgId: number, obj: Resource): StoredTeam {
@@ -81,7 +66,8 @@ function toMember(orgId: number, obj: Resource): StoredTeamMember {
  * Teams and team memberships, stored as `iam.svc.app/v0alpha1` Team and TeamBinding kinds in each organization's
  * namespace, by the identity registry. Team ids are unique across organizations, as the anchor's; names are unique
  * within an organization. It is also what the authorizer asks about teams: which teams a user is in (custom roles
- * and managed permissions granted to a team reach its members) and what its team permissions grant.
+ * and managed permissions granted to a team reach its members) and with which team permission (what that grants is
+ * authorization's: pkg/auth/authorization/team-permissions.ts).
  *
  * @example
  *   const teams = new TeamDirectory(users);
@@ -89,7 +75,7 @@ function toMember(orgId: number, obj: Resource): StoredTeamMember {
  *   await teams.setMember(by, 1, team, user, 'Member');
  *   await teams.teamUidsOf(1, user.uid); // [team.uid]
  */
-export class TeamDirectory implements TeamMembership, PermissionSource {
+export class TeamDirectory {
 
   // A user who leaves an organization leaves its teams there (the membership kind's cascades).
   constructor(private readonly users: IdentityDirectory) {}
@@ -207,19 +193,10 @@ export class TeamDirectory implements TeamMembership, PermissionSource {
     return (await this.checkedMemberships(orgId, userUid)).map((m) => m.teamUid);
   }
 
-  async permissionsFor(subject: Subject): Promise<readonly Permission[]> {
-    if (subject.kind !== 'user') return [];
-    const out: Permission[] = [];
-    for (const m of await this.checkedMemberships(subject.orgId, subject.uid)) {
-      for (const action of teamActions(m.permission)) out.push({ action, scope: teamScope(m.teamId) });
-    }
-    return out;
-  }
-
   /** Memberships as the authorizer reads them on every request: kept while no team binding anywhere has changed. */
   private readonly checked = new Map<string, { version: number; members: Promise<StoredTeamMember[]> }>();
 
-  private async checkedMemberships(orgId: number, userUid: string): Promise<StoredTeamMember[]> {
+  async checkedMemberships(orgId: number, userUid: string): Promise<StoredTeamMember[]> {
     const { current } = await this.registry.versions(BINDINGS);
     const key = `${orgId}/${userUid}`;
     const hit = this.checked.get(key);
