@@ -1,5 +1,6 @@
 import { accessControlArea } from './access-control';
 import { adminArea } from './admin';
+import { apiKeysArea } from './api-keys';
 import { correlationsArea } from './correlations';
 import { dashboardsArea } from './dashboards';
 import { dataSourceProxyArea } from './datasource-proxy';
@@ -37,6 +38,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   teamsArea,
   teamSyncArea,
   serviceAccountsArea,
+  apiKeysArea,
   dashboardsArea,
   preferencesArea,
   searchArea,

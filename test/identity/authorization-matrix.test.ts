@@ -387,6 +387,10 @@ const ROWS: Row[] = [
     expect: orgAdmin(),
   },
   { route: 'DELETE /api/teams/:teamId/members/:userId', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/members/${await teamMember(n)}` }), expect: orgAdmin() },
+  // The deprecated API keys (test/identity/api-keys.test.ts): org Admins hold apikeys:*; there are no keys.
+  { route: 'GET /api/auth/keys', call: () => ({ path: '/api/auth/keys' }), expect: orgAdmin() },
+  { route: 'POST /api/auth/keys', call: ({ n }) => ({ path: '/api/auth/keys', body: { name: n, role: 'Viewer' } }), expect: orgAdmin(410) },
+  { route: 'DELETE /api/auth/keys/:id', call: () => ({ path: '/api/auth/keys/1' }), expect: orgAdmin(404) },
   // Service accounts: org Admins hold serviceaccounts:* (test/identity/service-accounts.test.ts).
   { route: 'POST /api/serviceaccounts', call: ({ n }) => ({ path: '/api/serviceaccounts', body: { name: n } }), expect: orgAdmin(201) },
   { route: 'GET /api/serviceaccounts/search', call: () => ({ path: '/api/serviceaccounts/search' }), expect: orgAdmin() },

@@ -39,6 +39,10 @@ const EDITOR: readonly Grant[] = [
 
 /** basic:admin, on top of Editor */
 const ADMIN: readonly Grant[] = [
+  // fixed:apikeys:reader/creator/deleter: the deprecated /api/auth/keys (there are no keys; a create is 410)
+  ['apikeys:read', 'apikeys:*'],
+  ['apikeys:create', ''],
+  ['apikeys:delete', 'apikeys:*'],
   // fixed:organization:writer
   ['orgs:write', ''],
   ['orgs.preferences:read', ''],
