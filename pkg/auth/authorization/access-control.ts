@@ -5,7 +5,7 @@ import type { AccessCheck, AccessObject, Registry, RequestContext } from '../../
 import { Authorizer, type FolderTree, type ManagedPermissionSource, type PermissionSource, type RoleSource } from './authorizer';
 import type { Identity } from '../authentication/basic-auth';
 import { DeletionViews } from './deletion-view';
-import { SERVED_KIND_ACCESS } from './kind-access';
+import { KIND_ACCESS } from './kind-access';
 import { defaultPermissionItems, type OrgRole, type Subject } from './permissions';
 import type { StoredPermissions } from './stored-permissions';
 
@@ -106,7 +106,7 @@ export class AccessControl {
 
 /** Objects of kinds that declare managed permissions (folders, dashboards) carry them; others (playlists) do not. */
 function isGuarded(obj: AccessObject): boolean {
-  return SERVED_KIND_ACCESS.isManaged(obj.resource);
+  return KIND_ACCESS.isManaged(obj.resource);
 }
 
 /** Sets `req.access` from `req.user`: mount after authentication and organization selection. */

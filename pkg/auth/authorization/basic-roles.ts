@@ -1,4 +1,4 @@
-import { type Grant, SERVED_KIND_ACCESS } from './kind-access';
+import { type Grant, KIND_ACCESS } from './kind-access';
 import type { OrgRole, Permission } from './permissions';
 
 /**
@@ -13,8 +13,9 @@ import type { OrgRole, Permission } from './permissions';
  * receives (see `defaultPermissionItems`), which an admin can take away per folder; only Admin reads everything.
  * Lines marked "ours" have no RBAC action in the anchor, which guards those endpoints with an org-role check.
  *
- * The grants on served kinds (folders, dashboards, playlists, data sources, library panels) are not listed here: each kind declares them
- * (`access.roles` of its registration), and they are added to each role below.
+ * The grants on kinds (folders, dashboards, playlists, data sources, library panels, correlations, snapshots, teams,
+ * service accounts) are not listed here: each kind declares them (`access.roles` of its registration, whichever
+ * registry stores it), and they are added to each role below. What is left is about no one kind's objects.
  */
 
 /** basic:viewer */
@@ -53,13 +54,6 @@ const ADMIN: readonly Grant[] = [
   ['org.users:write', 'users:*'],
   ['org.users:remove', 'users:*'],
   ['users.permissions:read', 'users:*'],
-  // fixed:teams:creator, fixed:teams:writer
-  ['teams:create', ''],
-  ['teams:read', 'teams:*'],
-  ['teams:write', 'teams:*'],
-  ['teams:delete', 'teams:*'],
-  ['teams.permissions:read', 'teams:*'],
-  ['teams.permissions:write', 'teams:*'],
   // fixed:roles:reader, fixed:roles:writer: custom roles and their assignments, in the org (enterprise endpoints only).
   // `permissions:type:delegate`: only roles whose permissions the caller holds itself (no escalation).
   ['roles:read', 'roles:*'],
@@ -71,13 +65,6 @@ const ADMIN: readonly Grant[] = [
   ['teams.roles:read', 'teams:*'],
   ['teams.roles:add', 'permissions:type:delegate'],
   ['teams.roles:remove', 'permissions:type:delegate'],
-  // fixed:serviceaccounts:writer
-  ['serviceaccounts:create', ''],
-  ['serviceaccounts:read', 'serviceaccounts:*'],
-  ['serviceaccounts:write', 'serviceaccounts:*'],
-  ['serviceaccounts:delete', 'serviceaccounts:*'],
-  ['serviceaccounts.permissions:read', 'serviceaccounts:*'],
-  ['serviceaccounts.permissions:write', 'serviceaccounts:*'],
 ];
 
 /** basic:grafana_admin ("server admin", isSvcAdmin): global, on top of whatever the org role gives. */
@@ -122,11 +109,11 @@ const SERVER_ADMIN: readonly Grant[] = [
 const toPermissions = (grants: readonly Grant[]): readonly Permission[] =>
   Object.freeze(grants.map(([action, scope]) => Object.freeze({ action, scope })));
 
-const viewerGrants = [...VIEWER, ...SERVED_KIND_ACCESS.grantsOf('Viewer')];
-const editorGrants = [...viewerGrants, ...EDITOR, ...SERVED_KIND_ACCESS.grantsOf('Editor')];
+const viewerGrants = [...VIEWER, ...KIND_ACCESS.grantsOf('Viewer')];
+const editorGrants = [...viewerGrants, ...EDITOR, ...KIND_ACCESS.grantsOf('Editor')];
 const viewer = toPermissions(viewerGrants);
 const editor = toPermissions(editorGrants);
-const admin = toPermissions([...editorGrants, ...ADMIN, ...SERVED_KIND_ACCESS.grantsOf('Admin')]);
+const admin = toPermissions([...editorGrants, ...ADMIN, ...KIND_ACCESS.grantsOf('Admin')]);
 
 /**
  * The permissions of each basic org role, inheritance applied. `None` has none.

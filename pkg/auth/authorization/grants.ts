@@ -1,5 +1,5 @@
 import type { PermissionLevel, Grantee, ManagedPermissionItem, Permission, Subject } from './permissions';
-import { SERVED_KIND_ACCESS } from './kind-access';
+import { KIND_ACCESS } from './kind-access';
 import { roleIncludes, scopeCovers } from './permissions';
 
 /**
@@ -61,7 +61,7 @@ export function granteeKeysOf(subject: Subject): string[] {
 const RANK: Record<PermissionLevel, number> = { View: 1, Query: 1, Edit: 2, Admin: 3 };
 /** Whether a managed level on a scope (`folders:uid:f1`, `dashboards:uid:d1`) grants an action there, as the kind declares. */
 export function levelGrants(scope: string, level: PermissionLevel, action: string): boolean {
-  return SERVED_KIND_ACCESS.levelGrants(scope.slice(0, scope.indexOf(':')), level, action);
+  return KIND_ACCESS.levelGrants(scope.slice(0, scope.indexOf(':')), level, action);
 }
 
 const itemScope = (item: ManagedPermissionItem) => `${item.resource}:uid:${item.uid}`;

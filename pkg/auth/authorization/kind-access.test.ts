@@ -3,10 +3,10 @@
  * (`access` of its registration): here a test-only kind, declared nowhere else, next to the served ones.
  */
 import { z } from 'zod';
-import { allKinds, playlistKind } from '../../../apis';
+import { allKinds, playlistKind, serviceAccountKind, teamKind } from '../../../apis';
 import { CREATOR_ADMIN_ROLES_AT_ROOT, type KindRegistration } from '../../meta';
 import { BASIC_ROLE_PERMISSIONS } from './basic-roles';
-import { KindAccessRules, SERVED_KIND_ACCESS } from './kind-access';
+import { KindAccessRules, KIND_ACCESS } from './kind-access';
 
 /** A library-element-like kind: lives in folders, has managed permissions, Editors create at the root. */
 const widgetKind: KindRegistration = {
@@ -29,6 +29,7 @@ const widgetKind: KindRegistration = {
 };
 
 const rules = KindAccessRules.of([...allKinds, widgetKind]);
+const has = (role: keyof typeof BASIC_ROLE_PERMISSIONS, action: string, scope: string) => BASIC_ROLE_PERMISSIONS[role].some((p) => p.action === action && p.scope === scope);
 const grantSet = (role: 'Viewer' | 'Editor' | 'Admin') => rules.grantsOf(role).map(([action, scope]) => `${action} ${scope}`);
 
 describe('access declared by the kind', () => {
@@ -71,12 +72,23 @@ describe('access declared by the kind', () => {
 
   it('builds the served basic roles from the served kinds: playlists only from their declaration', () => {
     expect(playlistKind.access.roles).toBeDefined();
-    const has = (role: keyof typeof BASIC_ROLE_PERMISSIONS, action: string, scope: string) => BASIC_ROLE_PERMISSIONS[role].some((p) => p.action === action && p.scope === scope);
     expect(has('Viewer', 'playlists:read', 'playlists:*')).toBe(true);
     expect(has('Viewer', 'playlists:write', 'playlists:*')).toBe(false);
-    expect(['playlists:create ', 'playlists:write playlists:*', 'playlists:delete playlists:*'].every((g) => SERVED_KIND_ACCESS.grantsOf('Editor').some(([a, s]) => `${a} ${s}` === g))).toBe(true);
+    expect(['playlists:create ', 'playlists:write playlists:*', 'playlists:delete playlists:*'].every((g) => KIND_ACCESS.grantsOf('Editor').some(([a, s]) => `${a} ${s}` === g))).toBe(true);
     expect(has('Editor', 'playlists:create', '')).toBe(true);
-    expect(SERVED_KIND_ACCESS.isManaged('playlists')).toBe(false);
-    expect(SERVED_KIND_ACCESS.isManaged('folders') && SERVED_KIND_ACCESS.isManaged('dashboards')).toBe(true);
+    expect(KIND_ACCESS.isManaged('playlists')).toBe(false);
+    expect(KIND_ACCESS.isManaged('folders') && KIND_ACCESS.isManaged('dashboards')).toBe(true);
+  });
+
+  it('reads the kinds of every registry: teams and service accounts (identity kinds) give Admins their roles by declaring them', () => {
+    expect(teamKind.access.resource).toBe('teams');
+    expect(serviceAccountKind.access.resource).toBe('serviceaccounts');
+    for (const resource of ['teams', 'serviceaccounts']) {
+      expect(has('Admin', `${resource}:create`, '')).toBe(true);
+      for (const verb of [':read', ':write', ':delete', '.permissions:read', '.permissions:write']) expect(has('Admin', `${resource}${verb}`, `${resource}:*`)).toBe(true);
+      expect(BASIC_ROLE_PERMISSIONS.Editor.some((p) => p.action.startsWith(`${resource}:`) || p.action.startsWith(`${resource}.`))).toBe(false);
+      // Served kinds alone do not give them: the grants come from the identity kinds' declarations.
+      expect(KindAccessRules.of(allKinds).grantsOf('Admin').some(([action]) => action.startsWith(resource))).toBe(false);
+    }
   });
 });

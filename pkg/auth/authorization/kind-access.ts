@@ -1,4 +1,4 @@
-import { allKinds } from '../../../apis';
+import { allKinds, identityKinds, internalKinds } from '../../../apis';
 import type { AccessVerb, BasicRole, KindRegistration, PermissionLevel } from '../../meta';
 
 /** One grant of a basic role: an action on a scope (`''`: an action without scope). */
@@ -108,5 +108,9 @@ function grantsOf(kind: KindRegistration, role: BasicRole): Grant[] {
   return out;
 }
 
-/** The access rules of the kinds the server serves (allKinds). */
-export const SERVED_KIND_ACCESS: KindAccessRules = KindAccessRules.of(allKinds);
+/**
+ * The access rules of every kind the server knows, whichever registry stores it (the kinds served under /apis, the
+ * identity kinds such as teams and service accounts, the internal ones): the one place the authorizer, the permission
+ * store and the basic roles read a kind's access from, so a kind gets its rules by declaring them.
+ */
+export const KIND_ACCESS: KindAccessRules = KindAccessRules.of([...allKinds, ...identityKinds, ...internalKinds]);

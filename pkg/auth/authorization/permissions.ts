@@ -1,6 +1,6 @@
 import type { OrgRole } from '../../../apis/iam.svc.app/v0alpha1/orgmember';
 import type { PermissionLevel as MetaPermissionLevel } from '../../meta';
-import { SERVED_KIND_ACCESS } from './kind-access';
+import { KIND_ACCESS } from './kind-access';
 
 /**
  * The authorization model, in the anchor's RBAC terms: a permission is an action (`dashboards:read`) on a scope
@@ -95,7 +95,7 @@ export interface ManagedPermissionItem {
  *   actionsFor('dashboards', 'Edit'); // ['dashboards:read', 'dashboards:write', 'dashboards:delete']
  */
 export function actionsFor(resource: string, level: PermissionLevel): readonly string[] {
-  return SERVED_KIND_ACCESS.levelActions(resource, level);
+  return KIND_ACCESS.levelActions(resource, level);
 }
 
 const RANK: Record<OrgRole, number> = { None: 0, Viewer: 1, Editor: 2, Admin: 3 };
@@ -164,7 +164,7 @@ export function defaultPermissionItems(
   creator: { kind: 'user' | 'service-account'; uid: string } | undefined,
 ): ManagedPermissionItem[] {
   const atRoot = !parentFolderUid || parentFolderUid === GENERAL_FOLDER_UID;
-  return SERVED_KIND_ACCESS.defaultsOf(resource, atRoot).flatMap(({ grantee, permission }): ManagedPermissionItem[] => {
+  return KIND_ACCESS.defaultsOf(resource, atRoot).flatMap(({ grantee, permission }): ManagedPermissionItem[] => {
     if (grantee.kind === 'role') return [{ resource, uid, grantee, permission }];
     return creator ? [{ resource, uid, grantee: { kind: creator.kind, uid: creator.uid }, permission }] : [];
   });

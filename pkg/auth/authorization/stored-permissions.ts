@@ -6,7 +6,7 @@ import type { Registry, Requester, RequestContext } from '../../registry';
 import type { HistoryEvent, StorageTx } from '../../../storage';
 import type { ManagedPermissionSource } from './authorizer';
 import { ManagedGrants } from './grants';
-import { SERVED_KIND_ACCESS } from './kind-access';
+import { KIND_ACCESS } from './kind-access';
 import type { Grantee, ManagedPermissionItem, OrgRole, PermissionLevel } from './permissions';
 
 const kind = anyKind(typedKind);
@@ -45,7 +45,7 @@ export function permissionObjectName(resource: Guarded, uid: string): string {
  */
 export function toPermissionSpec(resource: Guarded, uid: string, items: readonly ManagedPermissionItem[]): ResourcePermissionSpec {
   return {
-    resource: { apiGroup: SERVED_KIND_ACCESS.groupOf(resource) ?? '', resource, name: uid },
+    resource: { apiGroup: KIND_ACCESS.groupOf(resource) ?? '', resource, name: uid },
     permissions: items.map((i) => ({ kind: KIND_OF[i.grantee.kind], name: i.grantee.kind === 'role' ? i.grantee.role : i.grantee.uid, verb: VERB[i.permission] })),
   };
 }

@@ -21,6 +21,9 @@ export const serviceAccountKind = {
   deleteResponse: 'status',
   internalIds: true,
   unique: [{ field: 'login', value: (spec) => spec.login.toLowerCase(), error: () => new StatusError(400, 'BadRequest', 'service account already exists') }],
+  // fixed:serviceaccounts:writer (Admins), checked by the service accounts area on `serviceaccounts:id:<id>` (roles
+  // only, as the team kind's).
+  access: { resource: 'serviceaccounts', roles: { Admin: [{ verbs: ['create', 'read', 'write', 'delete', 'permissions:read', 'permissions:write'], on: 'all' }] } },
   // Its tokens stop working with it, in the same transaction; its custom roles go too.
   cascades: [
     { kind: anyKind(serviceAccountTokenKind), dependents: (sa) => ({ namespace: TOKENS_NAMESPACE, labels: { [TOKEN_LABELS.serviceAccount]: sa.metadata.name } }) },

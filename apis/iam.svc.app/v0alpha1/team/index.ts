@@ -24,6 +24,9 @@ export const teamKind = {
   deleteResponse: 'status',
   internalIds: true,
   unique: [{ field: 'name', value: (spec) => spec.name.trim().toLowerCase(), error: () => new StatusError(409, 'Conflict', 'Team name taken') }],
+  // fixed:teams:creator and fixed:teams:writer (Admins). Checked by the teams area on `teams:id:<id>`: the identity
+  // registry is called by the server's services, never with a caller's access, so this declares the roles only.
+  access: { resource: 'teams', roles: { Admin: [{ verbs: ['create', 'read', 'write', 'delete', 'permissions:read', 'permissions:write'], on: 'all' }] } },
   // Its memberships, external groups and custom roles go with it (found by its numeric id; one not yet numbered has
   // none), its preferences, and its items in managed permissions (both by its uid, the object name).
   cascades: [
