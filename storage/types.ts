@@ -202,7 +202,23 @@ export interface StorageTx {
   referrers(query: ReferrersQuery): Promise<Reference[]>;
   /** Deletes and records `finalValue` (default: the stored value) in history. Throws 'NotFound' or 'Conflict'. */
   delete(key: ResourceKey, expectedResourceVersion?: number, finalValue?: JsonObject): Promise<StoredObject>;
+  /**
+   * Deletes every object of one type in a namespace that matches every label filter, each as {@link delete} would
+   * (a resourceVersion of its own, in (namespace, name) order, and its DELETED history row; its search row, unique keys and
+   * references go with it), in a bounded number of statements whatever their number: a namespace's deletion.
+   * `historyValue` turns a stored value into what its DELETED row records (default: the value). Takes the type's
+   * lock; answers how many objects were deleted.
+   *
+   * @example await tx.deleteAll({ group: 'dashboard.svc.app', resource: 'dashboards', namespace: 'org-7' })
+   */
+  deleteAll(query: DeleteAllQuery, opts?: { historyValue?: (value: JsonObject) => JsonObject }): Promise<number>;
 }
+
+/**
+ * Which objects {@link StorageTx.deleteAll} deletes: those of one type in one namespace (or, with `everyNamespace`,
+ * in all), matching every label filter.
+ */
+export type DeleteAllQuery = Pick<ListQuery, 'group' | 'resource' | 'namespace' | 'everyNamespace' | 'labels'>;
 
 /** A connection pool's state: connections open, the idle ones among them, and callers waiting for one. */
 export interface PoolStats {

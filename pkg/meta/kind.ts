@@ -136,6 +136,14 @@ export interface KindRegistration<Spec = unknown> {
    * own cascades and access hooks included), so a reader sees both or neither and a failure leaves both.
    */
   cascades?: readonly KindCascade<Spec>[];
+  /**
+   * For a kind kept outside organizations' namespaces whose objects still belong to one organization (a service
+   * account's token, in the identity namespace so that a key finds it alone): the label holding that organization's
+   * id. Deleting the organization's namespace (`Registry.deleteNamespace`) deletes them in the same transaction.
+   *
+   * @example orgLabel: 'svc.app/org-id'
+   */
+  orgLabel?: string;
   /** Read-only subresources (`GET .../dashboards/<name>/dto`), served, listed by discovery and documented for the kind. */
   subresources?: readonly KindSubresource[];
   /**

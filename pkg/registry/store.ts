@@ -22,6 +22,7 @@ import type { WatchAccess } from './watch-visibility';
 import type { Namespaces } from './namespaces';
 import { causesFromZod } from './zod-causes';
 import { dependentsOf } from './cascades';
+import { deleteNamespaceWithin, distinctTypes } from './namespace-deletion';
 import { flagHolders, takeFirstFlags } from './exclusive';
 import { checkReferences, referenceTargetsOf, refuseReferenced } from './references';
 import { dropReported, presentSecureValues, recryptedValue, type Seal, sealSecureValues, type SecureValueCipher, secureValueCauses, storedSecureMap } from './secure-values';
@@ -286,6 +287,27 @@ export class Registry {
    */
   companion(kinds: readonly KindRegistration[]): Registry {
     return new Registry(this.storage, kinds, { nestedFolders: false, namespaces: this.namespaces, secrets: this.secrets });
+  }
+
+  /**
+   * Deletes a namespace whole, as an organization's deletion does: every object of this registry's kinds and of
+   * `alongside`'s (registries over the same storage: the identity kinds, the server's own) in it, and what those
+   * kinds keep elsewhere for its organization (KindRegistration.orgLabel), in one storage transaction with
+   * `within` (which removes the organization's own record, so no reader ever sees the one without the other).
+   * Each object's deletion is in history (a DELETED watch event, with what history may record of it) and frees its
+   * unique values, search row and references. No access check, cascade, finalizer or quota: nothing of the
+   * namespace is left for them to keep consistent. Answers how many objects were deleted.
+   *
+   * @example await registry.deleteNamespace('org-7', { alongside: [identity.registry], within: (tx) => removeOrgRecord(tx) })
+   */
+  async deleteNamespace(namespace: string, opts: { alongside?: readonly Registry[]; within?: (tx: StorageTx) => Promise<void> } = {}): Promise<number> {
+    const registries = [this, ...(opts.alongside ?? [])];
+    // One transaction needs one database: a registry over other storage cannot take part.
+    if (registries.some((r) => r.storage !== this.storage)) throw new Error('deleteNamespace: every registry must share its storage (one transaction)');
+    const kinds = distinctTypes(registries.flatMap((r) => r.kinds));
+    const orgId = this.namespaces.orgIdOf(namespace);
+    // Many types in one transaction: not a group commit of one kind's writes.
+    return this.call(kinds[0], namespace, () => this.storage.transact((tx) => deleteNamespaceWithin(tx, kinds, namespace, { orgId, within: opts.within })));
   }
 
   /** The kind served at /apis/<group>/<version>/.../<plural>, if any. */

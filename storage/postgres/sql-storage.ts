@@ -2,6 +2,7 @@ import { type Kysely, Migrator, type Transaction, sql } from 'kysely';
 import type { JsonObject } from '../../pkg/meta';
 import {
   type CountQuery,
+  type DeleteAllQuery,
   type GroupResource,
   type HistoryEvent,
   type ListPage,
@@ -29,7 +30,7 @@ import { referrerRows, writeReferences } from './reference-sql';
 import { searchRows, syncSearchRows, writeSearchRow } from './search-sql';
 import type { Database } from './schema';
 import { syncUniqueRows, writeUniqueKeys } from './unique-sql';
-import { deleteObject, insertObject, updateObject } from './write-sql';
+import { deleteObject, deleteObjects, insertObject, updateObject } from './write-sql';
 import { CommitGroups } from './commit-group';
 
 /** resourceVersions are microseconds since the epoch, or the previous one + 1 when the clock has not moved on. */
@@ -613,6 +614,20 @@ class SqlTx implements StorageTx {
     const deleted = await deleteObject(this.db, key, rv, expected, finalValue && JSON.stringify(finalValue));
     if (!deleted) throw await this.missing(key);
     return { key, resourceVersion: rv, value: deleted.value };
+  }
+
+  async deleteAll(q: DeleteAllQuery, opts: { historyValue?: (value: JsonObject) => JsonObject } = {}): Promise<number> {
+    await this.lockTypes([q]);
+    let finals: Map<string, string> | undefined;
+    if (opts.historyValue) {
+      const { items } = await listObjects(this.db, { group: q.group, resource: q.resource, namespace: q.namespace, everyNamespace: q.everyNamespace, labels: q.labels });
+      if (!items.length) return 0;
+      finals = new Map(items.map((s) => [`${s.key.namespace}/${s.key.name}`, JSON.stringify(opts.historyValue!(s.value))]));
+    }
+    const first = Math.max(nowMicros(), this.counters.get(typeKey(q))! + 1);
+    const deleted = await deleteObjects(this.db, q, first, finals);
+    if (deleted) this.counters.set(typeKey(q), first + deleted - 1);
+    return deleted;
   }
 
   /** Why a write at a version did not apply: the object is gone, or was changed since. */

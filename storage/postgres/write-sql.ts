@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { JsonObject } from '../../pkg/meta';
-import type { ResourceKey } from '../types';
+import type { DeleteAllQuery, ResourceKey } from '../types';
+import { labelFilterSql } from './label-sql';
 import type { Db } from './sql-storage';
 
 /**
@@ -68,4 +69,39 @@ export async function deleteObject(db: Db, key: ResourceKey, rv: number, expecte
     RETURNING folder, previous_resource_version AS previous, value`.execute(db);
   const row = rows[0];
   return row && { folder: row.folder, previous: Number(row.previous), value: row.value };
+}
+
+/**
+ * Deletes every object of `q` (with its search row, unique keys and references) and adds a DELETED history row per
+ * object, the i-th in (namespace, name) order at version `rvBase + i - 1`, holding its value, or the value `finals`
+ * gives it (by `<namespace>/<name>`). The counter ends at the last version handed out; nothing moves when nothing
+ * matched. Answers how many were deleted.
+ */
+export async function deleteObjects(db: Db, q: DeleteAllQuery, rvBase: number, finals?: ReadonlyMap<string, string>): Promise<number> {
+  const inType = (t: string) => sql`${sql.ref(`${t}.group`)} = ${q.group} AND ${sql.ref(`${t}.resource`)} = ${q.resource}`;
+  const held = (t: string) => sql`${inType(t)} AND ${sql.ref(`${t}.namespace`)} = d.namespace AND ${sql.ref(`${t}.name`)} = d.name`;
+  const where = [inType('r'), ...(q.everyNamespace ? [] : [sql`r.namespace = ${q.namespace}`]), ...labelFilterSql('r', q.labels ?? [])];
+  // The final values travel as one JSON object (portable to both backends' parameter encodings).
+  const given = finals ? sql`LEFT JOIN jsonb_each(${`{${[...finals].map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`}::jsonb) f ON f.key = d.namespace || '/' || d.name` : sql``;
+  const { rows } = await sql<{ n: string | number }>`
+    WITH doomed AS (
+      SELECT r.namespace, r.name, row_number() OVER (ORDER BY r.namespace, r.name) AS i FROM resource r
+      WHERE ${sql.join(where, sql` AND `)}),
+    deleted AS (
+      DELETE FROM resource r USING doomed d WHERE ${held('r')}
+      RETURNING r.namespace, r.name, r.folder, r.resource_version, r.value, d.i),
+    search AS (DELETE FROM search_index s USING deleted d WHERE ${held('s')}),
+    uniques AS (DELETE FROM unique_key u USING deleted d WHERE ${held('u')}),
+    refs AS (DELETE FROM object_reference o USING deleted d WHERE ${held('o')}),
+    counter AS (
+      UPDATE resource_version SET resource_version = ${rvBase}::bigint + (SELECT count(*) FROM deleted) - 1
+      WHERE "group" = ${q.group} AND resource = ${q.resource} AND EXISTS (SELECT 1 FROM deleted)),
+    history AS (
+      INSERT INTO resource_history ("group", resource, namespace, name, folder, action, resource_version, previous_resource_version, value)
+      SELECT ${q.group}, ${q.resource}, d.namespace, d.name, d.folder, 'DELETED', ${rvBase}::bigint + d.i - 1, d.resource_version,
+        ${finals ? sql`coalesce(f.value, d.value)` : sql`d.value`}
+      FROM deleted d ${given}
+      RETURNING 1)
+    SELECT count(*) AS n FROM history`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }

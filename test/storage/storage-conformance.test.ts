@@ -389,6 +389,71 @@ describe.each<Backend>(['postgres', 'embedded'])('storage conformance (%s)', (ba
     expect(pairs(await referrers(['x', 'y', 'z']))).toEqual([['ra', 'z']]);
   });
 
+  test('deleteAll deletes a namespace\'s matching objects of a type, each with its own DELETED history row, freeing their unique keys, search rows and references', async () => {
+    const D = { group: 'test.svc.app', resource: 'doomed' };
+    await storage.registerTypes([D]);
+    const dkey = (name: string, namespace: string): ResourceKey => ({ ...D, namespace, name });
+    const labelled = (name: string, org: string) => ({ metadata: { name, labels: { org } }, spec: { n: name, secret: 's' } });
+    const write = (name: string, namespace: string, org = '7') =>
+      storage.transact((tx) =>
+        tx.create(dkey(name, namespace), labelled(name, org), {
+          folder: 'f',
+          unique: [{ scope: namespace, field: 'title', value: `t-${name}` }],
+          search: { title: `T ${name}`, tags: [], internalId: 0 },
+          references: [{ ...D, name: 'target' }],
+        }),
+      );
+    const created = [await write('b', 'gone'), await write('a', 'gone'), await write('c', 'gone', '8'), await write('a', 'kept')];
+    const before = (await storage.versions(D)).current;
+
+    // Only the label's objects of the namespace, each recorded as its history value.
+    const historyValue = (v: Record<string, unknown>) => ({ ...v, spec: { redacted: true } });
+    expect(await storage.transact((tx) => tx.deleteAll({ ...D, namespace: 'gone', labels: [{ key: 'org', operator: 'Equals', values: ['7'] }] }, { historyValue }))).toBe(2);
+    expect((await storage.list({ ...D, namespace: 'gone' })).items.map((s) => s.key.name)).toEqual(['c']);
+    const events = await storage.eventsSince(D, before, 100);
+    expect(events.map((e) => [e.action, e.key.name, e.key.namespace, e.previousResourceVersion, e.value.spec])).toEqual([
+      ['DELETED', 'a', 'gone', created[1].resourceVersion, { redacted: true }],
+      ['DELETED', 'b', 'gone', created[0].resourceVersion, { redacted: true }],
+    ]);
+    expect(events[1].resourceVersion).toBe(events[0].resourceVersion + 1);
+    expect((await storage.versions(D)).current).toBe(events[1].resourceVersion);
+    expect((await storage.objectHistory(dkey('a', 'gone'), { limit: 5 }))[0].action).toBe('DELETED');
+
+    // The rest of the namespace, without a filter, records the stored value; another namespace is untouched.
+    expect(await storage.transact((tx) => tx.deleteAll({ ...D, namespace: 'gone' }))).toBe(1);
+    expect((await storage.eventsSince(D, events[1].resourceVersion, 100)).map((e) => [e.key.name, e.value.spec])).toEqual([['c', { n: 'c', secret: 's' }]]);
+    expect((await storage.list({ ...D, namespace: 'kept' })).items.map((s) => s.key.name)).toEqual(['a']);
+    expect(await storage.search({ namespace: 'gone', types: [D], order: 'asc', limit: 10 })).toEqual({ hits: [], more: false });
+    expect((await storage.search({ namespace: 'kept', types: [D], order: 'asc', limit: 10 })).hits).toHaveLength(1);
+    expect(await storage.referrers({ ...D, namespace: 'gone', names: ['target'] })).toEqual([]);
+    expect(await storage.referrers({ ...D, namespace: 'kept', names: ['target'] })).toHaveLength(1);
+    // Their unique keys are free again; nothing left to delete moves no version.
+    expect(await storageCode(write('b', 'gone'))).toBe('no error');
+    await write('z', 'kept');
+    await write('y', 'kept');
+    const now = (await storage.versions(D)).current;
+    expect(await storage.transact((tx) => tx.deleteAll({ ...D, namespace: 'empty' }, { historyValue }))).toBe(0);
+    expect(await storage.transact((tx) => tx.deleteAll({ ...D, namespace: 'empty' }))).toBe(0);
+    expect((await storage.versions(D)).current).toBe(now);
+    // Across namespaces: the label's objects wherever they are, in (namespace, name) order.
+    await write('m', 'other', '9');
+    await write('m', 'another', '9');
+    const across = (await storage.versions(D)).current;
+    expect(await storage.transact((tx) => tx.deleteAll({ ...D, namespace: '', everyNamespace: true, labels: [{ key: 'org', operator: 'Equals', values: ['9'] }] }, { historyValue }))).toBe(2);
+    expect((await storage.eventsSince(D, across, 100)).map((e) => [e.key.namespace, e.key.name, e.value.spec])).toEqual([
+      ['another', 'm', { redacted: true }],
+      ['other', 'm', { redacted: true }],
+    ]);
+    // A rolled-back transaction deleted nothing.
+    await expect(
+      storage.transact(async (tx) => {
+        expect(await tx.deleteAll({ ...D, namespace: 'kept' })).toBe(3);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect((await storage.list({ ...D, namespace: 'kept' })).items).toHaveLength(3);
+  });
+
   test('internal ids are never handed out twice; a reserved id moves the sequence past it', async () => {
     const I = { group: 'test.svc.app', resource: 'numbered' };
     await storage.registerTypes([I]);

@@ -27,6 +27,8 @@ export const serviceAccountTokenKind = {
   strategy: serviceAccountTokenStrategy,
   deleteResponse: 'status',
   internalIds: true,
+  // They go with their organization (a key of a deleted org's service account never signs in again).
+  orgLabel: TOKEN_LABELS.orgId,
   unique: [
     {
       field: 'title',
