@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ORG_ROLES } from '../../apis/iam.svc.app/v0alpha1/orgmember';
 import { defineArea, guard, type LegacyParam } from '../shared';
 import { addOrgUser, createOrg, getOrgUsers, lookupOrgUsers, removeOrgUser, searchOrgs, searchOrgUsers, updateOrgUser } from './orgs-routes';
-import { getOrg, getOrgByName, updateOrg, updateOrgAddress } from './org-details-routes';
+import { deleteOrg, getOrg, getOrgByName, updateOrg, updateOrgAddress } from './org-details-routes';
 
 const ok = (description: string) => ({ description, schema: z.object({ message: z.string() }), name: 'SuccessResponseBody' });
 const role = z.enum(ORG_ROLES);
@@ -80,6 +80,20 @@ export const orgsArea = defineArea({
       method: 'put', path: '/api/orgs/:orgId', guard: guard.serverAdmin, handler: updateOrg,
       operationId: 'updateOrg', tags: ['orgs'], summary: 'Rename an organization.', params: [orgId], body: updateOrgForm,
       responses: { 200: ok('Organization updated'), ...byIdErrors, 409: { description: 'Organization name taken' } },
+    },
+    {
+      method: 'delete', path: '/api/orgs/:orgId', guard: guard.serverAdmin, handler: deleteOrg,
+      operationId: 'deleteOrgByID', tags: ['orgs'], summary: 'Delete an organization with everything in it.',
+      description:
+        'In one transaction: its dashboards, folders, data sources, library panels, playlists, snapshots, correlations, teams, service accounts and their tokens, ' +
+        'memberships, invites, permissions, preferences, stars and quota limits (watches of its namespace see each deletion). Its users remain; one whose ' +
+        'current organization it was moves to the first other one it belongs to.',
+      params: [orgId],
+      responses: {
+        200: ok('Organization deleted'),
+        400: { description: 'orgId is invalid, or it is the organization the request acts in ("Cannot delete your active organization...")' },
+        401: {}, 403: {}, 404: { description: 'Failed to delete organization. ID not found' },
+      },
     },
     {
       method: 'put', path: '/api/orgs/:orgId/address', guard: guard.serverAdmin, handler: updateOrgAddress,

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { allKinds, internalKinds } from '../../apis';
 import type { StoredOrg } from '../../pkg/auth/identity/identity-directory';
 import { StatusError } from '../../pkg/errors';
 import { type AdapterDeps, idParam } from '../shared';
@@ -51,4 +52,24 @@ export async function updateOrgAddress(req: Request, res: Response, deps: Adapte
   const org = await orgOfRequest(req, deps);
   await deps.users.updateOrg(by(req), org.id, { address });
   res.json({ message: 'Address updated' });
+}
+
+/** The anchor's refusal to delete the organization the request acts in. */
+export const ACTIVE_ORG = 'Cannot delete your active organization. Please switch to a different organization first.';
+
+/**
+ * `DELETE /api/orgs/:orgId`: the organization with everything of it, in one transaction (IdentityDirectory.deleteOrg):
+ * the objects of every kind the server stores in its namespace, whether or not this configuration serves them, and
+ * its quota limits. As the anchor: 400 for the organization the request acts in, 404 "Failed to delete organization.
+ * ID not found". Its data sources' pools are released once it is gone.
+ */
+export async function deleteOrg(req: Request, res: Response, { users, registry, dataSources }: AdapterDeps): Promise<void> {
+  const id = idParam(req, 'orgId');
+  if (id === req.user!.orgId) throw StatusError.badRequest(ACTIVE_ORG);
+  await users.deleteOrg(by(req), id, [registry.companion([...allKinds, ...internalKinds])]).catch((err: unknown) => {
+    if (err instanceof StatusError && err.code === 404) throw new StatusError(404, 'NotFound', 'Failed to delete organization. ID not found');
+    throw err;
+  });
+  await dataSources.forgetNamespace(registry.namespaces.of(id));
+  res.json({ message: 'Organization deleted' });
 }

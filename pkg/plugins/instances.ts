@@ -160,6 +160,16 @@ export class DataSourceInstances {
     await this.dispose(cached.type, namespace, uid);
   }
 
+  /**
+   * A namespace was deleted (its organization): every cached data source of it goes, and its plugin disposes of it
+   * (closes its pools). Instances of other namespaces stay.
+   */
+  async forgetNamespace(namespace: string): Promise<void> {
+    const prefix = `${namespace}/`;
+    const uids = [...this.cache.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+    await Promise.all(uids.map((uid) => this.forget(namespace, uid)));
+  }
+
   /** At shutdown: every plugin releases everything (`close`), and the cache empties. */
   async close(): Promise<void> {
     this.cache.clear();

@@ -351,6 +351,8 @@ const ROWS: Row[] = [
   { route: 'GET /api/orgs/name/:name', call: () => ({ path: '/api/orgs/name/Main%20Org.' }), expect: serverAdmin() },
   { route: 'GET /api/orgs/:orgId', call: () => ({ path: '/api/orgs/1' }), expect: serverAdmin() },
   { route: 'PUT /api/orgs/:orgId', call: () => ({ path: '/api/orgs/1', body: { name: 'Main Org.' } }), expect: serverAdmin() },
+  // A fresh organization each time (the request acts in org 1, which the anchor refuses to delete).
+  { route: 'DELETE /api/orgs/:orgId', call: async ({ n }) => ({ path: `/api/orgs/${(await t.as.post('/api/orgs').send({ name: `del-${n}` })).body.orgId}` }), expect: serverAdmin() },
   { route: 'PUT /api/orgs/:orgId/address', call: () => ({ path: '/api/orgs/1/address', body: { city: 'Oslo' } }), expect: serverAdmin() },
   { route: 'GET /api/orgs/:orgId/users', call: () => ({ path: '/api/orgs/1/users' }), expect: serverAdmin() },
   { route: 'GET /api/orgs/:orgId/users/search', call: () => ({ path: '/api/orgs/1/users/search?query=mx' }), expect: serverAdmin() },

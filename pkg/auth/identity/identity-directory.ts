@@ -277,6 +277,44 @@ export class IdentityDirectory {
     return { id: Number(obj.metadata.name), name };
   }
 
+  /**
+   * Deletes an organization with everything of it, in one transaction: its record, every object of its namespace in
+   * this registry (memberships, teams, service accounts, invites, permissions, preferences, stars...) and in
+   * `alongside` (registries over the same storage: its dashboards, folders, data sources, quota limits...), and its
+   * objects kept in the identity namespace (its service accounts' tokens: KindRegistration.orgLabel). Users remain;
+   * one whose current organization it was moves to the first organization it still belongs to (a user left in none
+   * keeps the id, and acts in no organization). 404 when there is no such organization, and nothing changes.
+   *
+   * @example await users.deleteOrg(by, 7, [resourceRegistry]);
+   */
+  async deleteOrg(by: Requester, id: number, alongside: readonly Registry[]): Promise<void> {
+    const namespace = this.registry.namespaces.of(id);
+    await this.registry.deleteNamespace(namespace, {
+      alongside,
+      within: async (tx) => {
+        if (!(await tx.get(storedKey(orgKind, IDENTITY_NAMESPACE, String(id))))) throw StatusError.notFound({ group: orgKind.group, resource: orgKind.plural }, String(id));
+        await this.registry.deleteWithin(tx, this.ctx(by), orgKind, String(id));
+        await this.moveUsersOff(tx, by, id);
+      },
+    });
+  }
+
+  /** Users whose current organization is `orgId` move to the first other one they belong to (the anchor's rule when a member leaves). */
+  private async moveUsersOff(tx: StorageTx, by: Requester, orgId: number): Promise<void> {
+    const users = await tx.list({ ...storedType(userKind), namespace: IDENTITY_NAMESPACE });
+    for (const stored of users.items) {
+      const spec = (stored.value as unknown as Resource<UserSpec>).spec;
+      if (spec.orgId !== orgId) continue;
+      const memberships = await tx.list({ ...storedType(orgMemberKind), namespace: '', everyNamespace: true, names: [stored.key.name] });
+      const ids = memberships.items.map((m) => this.registry.namespaces.orgIdOf(m.key.namespace)).filter((o): o is number => o !== undefined && o !== orgId);
+      for (const other of ids.sort((a, b) => a - b)) {
+        if (!(await tx.get(storedKey(orgKind, IDENTITY_NAMESPACE, String(other))))) continue;
+        await this.registry.putWithin(tx, this.ctx(by), userKind, stored.key.name, { ...spec, orgId: other });
+        break;
+      }
+    }
+  }
+
   // Memberships
 
   async roleOf(orgId: number, userId: number): Promise<OrgRole | undefined> {
@@ -314,6 +352,9 @@ export class IdentityDirectory {
     return out;
   }
 }
+
+const storedType = (kind: KindRegistration) => ({ group: kind.group, resource: kind.plural });
+const storedKey = (kind: KindRegistration, namespace: string, name: string) => ({ ...storedType(kind), namespace, name });
 
 /** The anchor's refusal to leave the server without an administrator (its wording, for our server admins). */
 export const lastServerAdmin = () => new StatusError(400, 'BadRequest', 'cannot remove last server admin');
