@@ -184,4 +184,26 @@ suite(`PostgreSQL data sources through HTTP${answers ? '' : ' (skipped: no Postg
     await waitFor(async () => (await pids('pg-pool')).length === 0);
     expect(await pids('pg-pool')).toEqual([]);
   });
+
+  it('the pools of an organization\'s data sources end when the organization is deleted; another organization\'s stay', async () => {
+    const org = (await t.as.post('/api/orgs').send({ name: 'PG doomed' })).body.orgId as number;
+    const hdr = ['X-Svc-Org-Id', String(org)] as const;
+    const made = await t.as.post('/api/datasources').set(...hdr).send({
+      uid: 'pg-org', name: 'PG org', type: 'svc-postgresql-datasource', access: 'proxy', url: up.url, user: up.reader.user, database: up.database,
+      jsonData: { sslmode: 'disable' }, secureJsonData: { password: up.reader.password },
+    });
+    expect(made.status).toBe(200);
+    await create('pg-org');
+    const run = (h: readonly [string, string]) => t.as.post('/api/ds/query').set(...h).send({ from: String(from), to: String(to), queries: [{ refId: 'A', datasource: { uid: 'pg-org' }, rawSql: 'SELECT 1', format: 'table' }] });
+    expect((await run(hdr)).status).toBe(200);
+    expect((await run(['X-Svc-Org-Id', '1'])).status).toBe(200);
+    const inOrg = async () => (await up.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = $2', [`svc-ds org-${org}/pg-org`, up.database])).length;
+    expect(await inOrg()).toBe(1);
+
+    expect((await t.as.delete(`/api/orgs/${org}`)).status).toBe(200);
+    await waitFor(async () => (await inOrg()) === 0);
+    expect(await inOrg()).toBe(0);
+    expect(await pids('pg-org')).toHaveLength(1);
+    await t.as.delete('/api/datasources/uid/pg-org').expect(200);
+  });
 });
