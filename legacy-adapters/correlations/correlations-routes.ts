@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import { correlationKind as typedCorrelationKind, dataSourceKind as typedDataSourceKind } from '../../apis';
+import { correlationKind, dataSourceKind } from '../../apis';
 import { CORRELATION_LABELS, type CorrelationSpec } from '../../apis/correlation.svc.app/v1beta1/correlation';
 import { StatusError } from '../../pkg/errors';
-import { anyKind, randomUid, type Resource } from '../../pkg/meta';
+import { randomUid, type Resource } from '../../pkg/meta';
 import { type AdapterDeps, positiveQueryInt, requestContext } from '../shared';
 import { createdSpec, patchedSpec, toCorrelationDTO } from './correlations-conversions';
 
@@ -12,17 +12,16 @@ import { createdSpec, patchedSpec, toCorrelationDTO } from './correlations-conve
  * source's delete takes its correlations; the routes read the source data source as the caller first.
  */
 
-const CORRELATIONS = anyKind(typedCorrelationKind);
-const DATASOURCES = anyKind(typedDataSourceKind);
+const CORRELATIONS = correlationKind;
+const DATASOURCES = dataSourceKind;
 /** The anchor's page size and its largest. */
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
 
 const noCorrelation = () => new StatusError(404, 'NotFound', 'No correlation found');
 const correlationNotFound = () => new StatusError(404, 'NotFound', 'Correlation not found');
-const asCorrelation = (obj: Resource | object) => obj as unknown as Resource<CorrelationSpec>;
 const ctxOf = (req: Request, deps: AdapterDeps) => requestContext(req, deps.registry);
-const dto = (req: Request, obj: Resource | object) => toCorrelationDTO(asCorrelation(obj), req.user!.orgId);
+const dto = (req: Request, obj: Resource<CorrelationSpec>) => toCorrelationDTO(obj, req.user!.orgId);
 
 /** The source data source of the path, read as the caller (404 "Data source not found"). */
 async function source(req: Request, deps: AdapterDeps, param = 'sourceUID'): Promise<string> {
@@ -33,7 +32,7 @@ async function source(req: Request, deps: AdapterDeps, param = 'sourceUID'): Pro
 
 /** The correlation of the path, which must come from the source of the path. */
 async function correlation(req: Request, deps: AdapterDeps, sourceUID: string): Promise<Resource<CorrelationSpec>> {
-  const found = asCorrelation(await deps.registry.get(ctxOf(req, deps), CORRELATIONS, String(req.params.correlationUID)));
+  const found = await deps.registry.get(ctxOf(req, deps), CORRELATIONS, String(req.params.correlationUID));
   if (found.spec.sourceUID !== sourceUID) throw correlationNotFound();
   return found;
 }
@@ -44,7 +43,7 @@ export async function getCorrelations(req: Request, res: Response, deps: Adapter
   const limit = Math.min(positiveQueryInt(req.query.limit, DEFAULT_LIMIT), MAX_LIMIT);
   const page = positiveQueryInt(req.query.page, 1);
   const sources = ([] as unknown[]).concat(req.query.sourceUID ?? []).filter((s): s is string => typeof s === 'string' && s !== '');
-  const all = (await deps.registry.list(ctxOf(req, deps), CORRELATIONS, {})).items.map(asCorrelation);
+  const all = (await deps.registry.list(ctxOf(req, deps), CORRELATIONS, {})).items;
   const matching = all.filter((c) => !sources.length || sources.includes(c.spec.sourceUID)).sort(byUid);
   const onPage = matching.slice((page - 1) * limit, page * limit);
   if (!onPage.length) throw noCorrelation();
@@ -71,7 +70,7 @@ export async function getCorrelation(req: Request, res: Response, deps: AdapterD
 
 export async function updateCorrelation(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const current = await correlation(req, deps, await source(req, deps));
-  const updated = await deps.registry.patch(ctxOf(req, deps), CORRELATIONS, current.metadata.name, (obj) => ({ ...obj, spec: patchedSpec(asCorrelation(obj).spec, req.body) }), {
+  const updated = await deps.registry.patch(ctxOf(req, deps), CORRELATIONS, current.metadata.name, (obj) => ({ ...obj, spec: patchedSpec(obj.spec, req.body) }), {
     // The correlation read above, not another one made with its uid since.
     check: async (_tx, stored) => {
       if (stored.metadata.uid !== current.metadata.uid) throw correlationNotFound();

@@ -26,7 +26,7 @@ async function guarded(req: Request, deps: AdapterDeps, action: string): Promise
   const uid = await uidById(req, deps, idParam(req, 'datasourceId', 'id is invalid'));
   if (!(await req.access?.can(action, `datasources:uid:${uid}`))) throw StatusError.accessDenied({ group: KIND.group, resource: KIND.plural }, uid, action, req.user!.login);
   const system = { ...requestContext(req, deps.registry), access: undefined };
-  return (await deps.registry.get(system, KIND, uid)) as unknown as DataSourceObject;
+  return deps.registry.get(system, KIND, uid);
 }
 
 const itemsOf = (req: Request, deps: AdapterDeps, ds: DataSourceObject) => deps.permissions.itemsOf(req.user!.orgId, RESOURCE, ds.metadata.name);

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
-import { dataSourceKind as typedKind } from '../../apis';
+import { dataSourceKind } from '../../apis';
 import { StatusError } from '../../pkg/errors';
-import { anyKind, Labels, randomUid, type Resource } from '../../pkg/meta';
+import { Labels, randomUid } from '../../pkg/meta';
 import type { RequestContext } from '../../pkg/registry';
 import { type AdapterDeps, idParam, queryString, requestContext } from '../shared';
 import {
@@ -15,7 +15,7 @@ import { updateRefusal } from './datasources-errors';
  * do under /apis) and answers the anchor's records. The deprecated routes find the data source by id or name first.
  */
 
-export const KIND = anyKind(typedKind);
+export const KIND = dataSourceKind;
 
 const notFound = () => new StatusError(404, 'NotFound', 'Data source not found');
 
@@ -26,10 +26,8 @@ const ctxOf = (req: Request, deps: AdapterDeps): RequestContext => requestContex
 /** The caller's org without its checks: to find a data source by id or name, never to answer with it. */
 const lookupCtx = (req: Request, deps: AdapterDeps): RequestContext => ({ ...ctxOf(req, deps), access: undefined });
 
-const asDataSource = (obj: Resource | object) => obj as unknown as DataSourceObject;
-
 async function allOfOrg(req: Request, deps: AdapterDeps): Promise<DataSourceObject[]> {
-  return (await deps.registry.list(lookupCtx(req, deps), KIND, {})).items.map(asDataSource);
+  return (await deps.registry.list(lookupCtx(req, deps), KIND, {})).items;
 }
 
 /** The uid of the data source with this legacy id in the caller's org, else 404. */
@@ -48,7 +46,7 @@ async function uidByName(req: Request, deps: AdapterDeps, name: string): Promise
 
 /** A data source read as the caller (404, then 403 when it may not read it). */
 async function read(req: Request, deps: AdapterDeps, uid: string): Promise<DataSourceObject> {
-  return asDataSource(await deps.registry.get(ctxOf(req, deps), KIND, uid));
+  return await deps.registry.get(ctxOf(req, deps), KIND, uid);
 }
 
 async function record(req: Request, obj: DataSourceObject, withAccess: boolean) {
@@ -60,7 +58,7 @@ async function record(req: Request, obj: DataSourceObject, withAccess: boolean) 
 }
 
 export async function listDataSources(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
-  const visible = (await deps.registry.list(ctxOf(req, deps), KIND, {})).items.map(asDataSource);
+  const visible = (await deps.registry.list(ctxOf(req, deps), KIND, {})).items;
   res.json(visible.sort(byName).slice(0, deps.config.datasources.datasource_limit).map((d) => toListItem(d, req.user!.orgId)));
 }
 
@@ -89,7 +87,7 @@ export async function getDataSourceIdByName(req: Request, res: Response, deps: A
 export async function addDataSource(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const cmd = parseDataSourceCommand(req.body, ['type', 'access']);
   const name = cmd.name || freeName(cmd.type!, (await allOfOrg(req, deps)).map((d) => d.spec.name));
-  const created = asDataSource(await deps.registry.create(ctxOf(req, deps), KIND, { metadata: { name: cmd.uid || randomUid() }, spec: specOf(cmd, name) }));
+  const created = await deps.registry.create(ctxOf(req, deps), KIND, { metadata: { name: cmd.uid || randomUid() }, spec: specOf(cmd, name) });
   res.json({ datasource: await record(req, created, false), id: idOf(created), message: 'Datasource added', name: created.spec.name });
 }
 
@@ -99,12 +97,11 @@ async function update(req: Request, res: Response, deps: AdapterDeps, uid: strin
   // Spec §2.7: the uid cannot be modified.
   if (cmd.uid && cmd.uid !== uid) throw StatusError.badRequest('the uid of a data source cannot be changed');
   const expectedGeneration = cmd.version ? cmd.version : undefined;
-  const updated = await deps.registry
-    .patch(ctxOf(req, deps), KIND, uid, (current) => ({ ...current, spec: { ...specOf(cmd), readOnly: asDataSource(current).spec.readOnly } }), { expectedGeneration })
+  const ds = await deps.registry
+    .patch(ctxOf(req, deps), KIND, uid, (current) => ({ ...current, spec: { ...specOf(cmd), readOnly: current.spec.readOnly } }), { expectedGeneration })
     .catch((err: unknown) => {
       throw updateRefusal(err);
     });
-  const ds = asDataSource(updated);
   res.json({ datasource: await record(req, ds, false), id: idOf(ds), message: 'Datasource updated', name: ds.spec.name });
 }
 

@@ -1,10 +1,9 @@
 import type { Request, Response } from 'express';
-import { dataSourceKind as typedKind } from '../../apis';
+import { dataSourceKind } from '../../apis';
 import { isAnonymous } from '../../pkg/auth/authorization/org-access';
 import { StatusError } from '../../pkg/errors';
-import { anyKind } from '../../pkg/meta';
 import type { DataSourcePlugin, HealthResult, ResourceRequest } from '../../pkg/plugins';
-import { type DataSourceObject, type DataSourceRef, DataSourceRouteMessages, type ResolvedDataSource } from '../../pkg/plugins/instances';
+import { type DataSourceRef, DataSourceRouteMessages, type ResolvedDataSource } from '../../pkg/plugins/instances';
 import type { RequestContext } from '../../pkg/registry';
 import { type AdapterDeps, idParam, requestContext } from '../shared';
 import { errutil, parseQueryRequest, type RoutedQuery } from './ds-query-request';
@@ -16,7 +15,7 @@ import { type PlannedQuery, runQueries } from './ds-query-run';
  * `datasources:query`), the plugins do the rest.
  */
 
-const KIND = anyKind(typedKind);
+const KIND = dataSourceKind;
 
 const ctxOf = (req: Request, deps: AdapterDeps): RequestContext => requestContext(req, deps.registry);
 const timeoutMs = (deps: AdapterDeps) => deps.config.dataproxy.timeout * 1000;
@@ -39,7 +38,7 @@ async function resolveByName(req: Request, deps: AdapterDeps, name: string): Pro
     if (!(err instanceof StatusError) || (err.code !== 404 && err.code !== 400)) throw err;
   }
   const all = await deps.registry.list({ ...ctx, access: undefined }, KIND, {});
-  const found = (all.items as unknown as DataSourceObject[]).find((d) => d.spec.name === name);
+  const found = all.items.find((d) => d.spec.name === name);
   if (!found) throw new StatusError(404, 'NotFound', DataSourceRouteMessages.notFound);
   return deps.dataSources.resolve(ctx, { uid: found.metadata.name }, { deniedMessage: DataSourceRouteMessages.queryAccessDenied });
 }

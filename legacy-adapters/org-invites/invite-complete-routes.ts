@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { orgInviteKind, type OrgInviteSpec } from '../../apis/iam.svc.app/v0alpha1/orginvite';
 import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { StatusError } from '../../pkg/errors';
-import { anyKind, describeProblem, jsonProblem, nameProblem, type Resource } from '../../pkg/meta';
+import { describeProblem, jsonProblem, nameProblem, type Resource } from '../../pkg/meta';
 import { type AdapterDeps, bind } from '../shared';
 
 /**
@@ -12,7 +12,7 @@ import { type AdapterDeps, bind } from '../shared';
  * which has no login sessions.
  */
 
-const KIND = anyKind(orgInviteKind);
+const KIND = orgInviteKind;
 /** The anchor's minimum password length for local users (as `POST /api/admin/users`). */
 const MIN_PASSWORD = 4;
 const inviteNotFound = () => new StatusError(404, 'NotFound', 'Invite not found');
@@ -41,7 +41,7 @@ async function parseJsonBody(req: Request, res: Response, limit: number): Promis
  * The invite named `code` and its organization, else 404. The code does not say which organization invited, so
  * each organization's namespace is asked (one read each).
  */
-async function inviteByCode(deps: AdapterDeps, code: string): Promise<{ orgId: number; invite: Resource }> {
+async function inviteByCode(deps: AdapterDeps, code: string): Promise<{ orgId: number; invite: Resource<OrgInviteSpec> }> {
   if (nameProblem(code)) throw inviteNotFound();
   for (const org of await deps.users.listOrgs()) {
     try {
@@ -56,7 +56,7 @@ async function inviteByCode(deps: AdapterDeps, code: string): Promise<{ orgId: n
 /** GET /api/user/invite/:code (public): who is invited and by whom, for a pending invite; else 404. */
 export async function getInviteInfoByCode(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const { invite } = await inviteByCode(deps, String(req.params.code ?? ''));
-  const s = invite.spec as OrgInviteSpec;
+  const s = invite.spec;
   if (s.status !== 'InvitePending') throw inviteNotFound();
   const [kind, uid] = [s.invitedBy.slice(0, s.invitedBy.indexOf(':')), s.invitedBy.slice(s.invitedBy.indexOf(':') + 1)];
   const by = kind === 'user' ? await deps.users.userByUid(uid) : undefined;
@@ -73,17 +73,17 @@ export async function completeInvite(req: Request, res: Response, deps: AdapterD
   await parseJsonBody(req, res, deps.config.server.max_request_body_bytes);
   const form = bind(req, completeInviteForm);
   const { orgId, invite } = await inviteByCode(deps, form.inviteCode);
-  const status = (invite.spec as OrgInviteSpec).status;
+  const status = invite.spec.status;
   if (status !== 'InvitePending') throw new StatusError(412, 'Conflict', `Invite cannot be used in status ${status}`);
   if (form.password.length < MIN_PASSWORD) throw StatusError.badRequest('Password is missing or too short');
   const ctx = deps.users.inOrg(SYSTEM, orgId);
   const setStatus = (from: OrgInviteSpec['status'], to: OrgInviteSpec['status']) =>
     deps.users.registry.patch(ctx, KIND, form.inviteCode, (current) => {
-      const s = current.spec as OrgInviteSpec;
+      const s = current.spec;
       if (s.status !== from) throw new StatusError(412, 'Conflict', `Invite cannot be used in status ${s.status}`);
       return { ...current, spec: { ...s, status: to } };
     });
-  const claimed = (await setStatus('InvitePending', 'Completed')).spec as OrgInviteSpec;
+  const claimed = (await setStatus('InvitePending', 'Completed')).spec;
   const login = form.username || form.email;
   const user = await deps.users.createUser(SYSTEM, { login, email: form.email, name: form.name ?? '', password: form.password, orgId }).catch(async (err: unknown) => {
     await setStatus('Completed', 'InvitePending');

@@ -5,7 +5,7 @@ import { type InviteStatus, MAX_INVITE_EMAIL_LENGTH, MAX_INVITE_NAME_LENGTH, org
 import { ORG_ROLES, type OrgRole } from '../../apis/iam.svc.app/v0alpha1/orgmember';
 import { roleIncludes } from '../../pkg/auth/authorization/permissions';
 import { StatusError } from '../../pkg/errors';
-import { anyKind, Labels, nameProblem, type Resource } from '../../pkg/meta';
+import { Labels, nameProblem, type Resource } from '../../pkg/meta';
 import { type AdapterDeps, bind } from '../shared';
 
 /**
@@ -13,7 +13,7 @@ import { type AdapterDeps, bind } from '../shared';
  * anchor's `[smtp] enabled = false`), so an invite is only created, never sent: the inviter hands its link (`url`) on.
  */
 
-const KIND = anyKind(orgInviteKind);
+const KIND = orgInviteKind;
 
 /** The anchor's TempUserDTO. */
 export interface TempUserDTO {
@@ -67,8 +67,8 @@ async function inviter(deps: AdapterDeps, orgId: number, identity: string): Prom
 }
 
 /** An invite object as the anchor's TempUserDTO; `url` is where the invitee signs up (`<root_url>invite/<code>`). */
-async function toTempUserDTO(deps: AdapterDeps, orgId: number, obj: Resource): Promise<TempUserDTO> {
-  const s = obj.spec as OrgInviteSpec;
+async function toTempUserDTO(deps: AdapterDeps, orgId: number, obj: Resource<OrgInviteSpec>): Promise<TempUserDTO> {
+  const s = obj.spec;
   const by = await inviter(deps, orgId, s.invitedBy);
   const created = obj.metadata.creationTimestamp!;
   return {
@@ -92,8 +92,8 @@ async function toTempUserDTO(deps: AdapterDeps, orgId: number, obj: Resource): P
 /** GET /api/org/invites: the pending invites of the current organization, newest first (org.users:add). */
 export async function getPendingOrgInvites(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const orgId = req.user!.orgId;
-  const pending = (await deps.users.listInOrg(orgId, KIND)).filter((o) => (o.spec as OrgInviteSpec).status === 'InvitePending');
-  const id = (o: Resource) => Number(o.metadata.labels?.[Labels.deprecatedInternalID] ?? 0);
+  const pending = (await deps.users.listInOrg(orgId, KIND)).filter((o) => o.spec.status === 'InvitePending');
+  const id = (o: Resource<OrgInviteSpec>) => Number(o.metadata.labels?.[Labels.deprecatedInternalID] ?? 0);
   pending.sort((a, b) => id(b) - id(a));
   res.json(await Promise.all(pending.map((o) => toTempUserDTO(deps, orgId, o))));
 }
@@ -138,7 +138,7 @@ export async function revokeInvite(req: Request, res: Response, deps: AdapterDep
   if (nameProblem(code)) throw inviteNotFound();
   try {
     // One read-modify-write: the anchor sets the status whatever it was (a completed invite too).
-    await deps.users.registry.patch(deps.users.inOrg(by(req), req.user!.orgId), KIND, code, (current) => ({ ...current, spec: { ...(current.spec as OrgInviteSpec), status: 'Revoked' } }));
+    await deps.users.registry.patch(deps.users.inOrg(by(req), req.user!.orgId), KIND, code, (current) => ({ ...current, spec: { ...current.spec, status: 'Revoked' } }));
   } catch (err) {
     if (err instanceof StatusError && err.code === 404) throw inviteNotFound();
     throw err;

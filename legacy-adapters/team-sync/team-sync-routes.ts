@@ -4,7 +4,6 @@ import { MAX_GROUP_ID_LENGTH, TEAM_GROUP_TEAM_LABEL, teamGroupKind, type TeamGro
 import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import type { StoredTeam } from '../../pkg/auth/identity/team-directory';
 import { StatusError } from '../../pkg/errors';
-import { anyKind, type Resource } from '../../pkg/meta';
 import { type AdapterDeps, positiveQueryInt, queryString } from '../shared';
 import { teamOfPath } from '../teams/teams-routes';
 
@@ -15,7 +14,7 @@ export interface TeamGroupDTO {
   groupId: string;
 }
 
-const KIND = anyKind(teamGroupKind);
+const KIND = teamGroupKind;
 
 /**
  * The object name of a team's group: the team id and 96 bits of a digest of the group id (any text: a DN has commas
@@ -35,10 +34,9 @@ function groupIdOf(value: unknown): string | undefined {
 
 /** The team's groups, in group id order. */
 async function groupsOf(deps: AdapterDeps, team: StoredTeam): Promise<TeamGroupDTO[]> {
-  const items: Resource[] = (await deps.users.registry.list(deps.users.inOrg(SYSTEM, team.orgId), KIND, { labelSelector: `${TEAM_GROUP_TEAM_LABEL}=${team.id}` })).items;
+  const { items } = await deps.users.registry.list(deps.users.inOrg(SYSTEM, team.orgId), KIND, { labelSelector: `${TEAM_GROUP_TEAM_LABEL}=${team.id}` });
   return items
-    .map((o) => o.spec as TeamGroupSpec)
-    .map((s) => ({ orgId: team.orgId, teamId: s.teamId, groupId: s.groupId }))
+    .map(({ spec: s }) => ({ orgId: team.orgId, teamId: s.teamId, groupId: s.groupId }))
     .sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
 }
 

@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import type { StatusCause, StatusError } from '../errors';
-import type { Resource } from './types';
+import type { JsonObject, Resource } from './types';
 
 /**
  * The hooks a kind may plug into the generic registry. All are optional; most kinds write none.
@@ -355,6 +355,14 @@ export interface KindDefaultGrant {
   permission: PermissionLevel;
   rootOnly?: boolean;
 }
+
+/**
+ * The spec the registry's operations answer for a kind: its own (`Resource<DashboardSpec>` for the dashboard kind),
+ * so callers need no casts; plain JSON for a kind whose spec type was forgotten ({@link anyKind}).
+ *
+ * @example const invite = await registry.get(ctx, orgInviteKind, code); invite.spec.status // typed: 'InvitePending' | ...
+ */
+export type SpecOf<Spec> = unknown extends Spec ? JsonObject : Spec;
 
 /**
  * The registry treats every spec as JSON; a kind's typed hooks were checked against its own schema by

@@ -1,8 +1,8 @@
-import { dataSourceKind as typedKind } from '../../apis';
+import { dataSourceKind } from '../../apis';
 import type { DataSourceSpec } from '../../apis/datasource.svc.app/v1beta1/datasource';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
-import { anyKind, Labels, type Resource } from '../meta';
+import { Labels, type Resource } from '../meta';
 import type { Registry, RequestContext } from '../registry';
 import { createPlugins, pluginFor } from './index';
 import type { DataSourceInstance, DataSourcePlugin } from './types';
@@ -15,7 +15,7 @@ import type { DataSourceInstance, DataSourcePlugin } from './types';
  * plugin (`dispose`) when the data source it holds pools or clients for changed or went.
  */
 
-const KIND = anyKind(typedKind);
+const KIND = dataSourceKind;
 
 export type DataSourceObject = Resource<DataSourceSpec>;
 
@@ -113,7 +113,7 @@ export class DataSourceInstances {
     if ('uid' in ref) {
       if (!isValidDataSourceUid(ref.uid)) throw StatusError.badRequest(DataSourceRouteMessages.uidInvalid);
       try {
-        return (await this.registry.get(ctx, KIND, ref.uid)) as unknown as DataSourceObject;
+        return await this.registry.get(ctx, KIND, ref.uid);
       } catch (err) {
         if (err instanceof StatusError && err.code === 404) {
           await this.forget(namespace, ref.uid);
@@ -125,7 +125,7 @@ export class DataSourceInstances {
     if (!Number.isSafeInteger(ref.id) || ref.id <= 0) throw notFound();
     const found = await this.registry.list(ctx, KIND, { labelSelector: `${Labels.deprecatedInternalID}=${ref.id}` });
     if (!found.items[0]) throw notFound();
-    return found.items[0] as unknown as DataSourceObject;
+    return found.items[0];
   }
 
   /** The instance of a stored data source, from the cache when its resourceVersion is the one cached. */

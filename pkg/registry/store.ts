@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type StatusCause, StatusError } from '../errors';
-import { Annotations, jsonEqual, jsonProblem, Labels, type JsonObject, type KindRegistration, type KindSettings, type ManagedFieldsEntry, type Resource, type ResourceList } from '../meta';
+import { Annotations, jsonEqual, jsonProblem, Labels, type JsonObject, type KindRegistration, type KindSettings, type ManagedFieldsEntry, type Resource, type ResourceList, type SpecOf } from '../meta';
 import { type HistoryEvent, type LabelFilter, type Reference, type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
 import { applyConfiguration, syncLastApplied } from './apply';
 import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from './apply-config';
@@ -78,6 +78,9 @@ const EXPIRED_CONTINUE =
 
 /** Kubernetes writes timestamps with second precision. */
 const timestamp = (d = new Date()) => `${d.toISOString().slice(0, 19)}Z`;
+
+/** An object the registry checked against its kind's schema, as the kind's own type (see SpecOf): the one cast. */
+const typed = <S>(obj: Resource): Resource<SpecOf<S>> => obj as unknown as Resource<SpecOf<S>>;
 
 /**
  * The generic registry: one CRUD engine for every kind (kube-apiserver's generic store). It alone sets the
@@ -209,9 +212,9 @@ export class Registry {
    *
    * @example const [found] = await registry.findByLabels(snapshotKind, { 'svc.app/snapshot-key': key }, 1);
    */
-  async findByLabels(kind: KindRegistration, labels: Readonly<Record<string, string>>, limit?: number): Promise<Resource[]> {
+  async findByLabels<S>(kind: KindRegistration<S>, labels: Readonly<Record<string, string>>, limit?: number): Promise<Resource<SpecOf<S>>[]> {
     const filters = Object.entries(labels).map(([key, value]) => ({ key, operator: 'Equals' as const, values: [value] }));
-    return this.findWhere(kind, filters, limit);
+    return (await this.findWhere(kind, filters, limit)).map(typed<S>);
   }
 
   /**
@@ -315,16 +318,16 @@ export class Registry {
     return this.kinds.find((k) => k.group === group && k.version === version && k.plural === plural);
   }
 
-  async get(ctx: RequestContext, kind: KindRegistration, name: string): Promise<Resource> {
+  async get<S>(ctx: RequestContext, kind: KindRegistration<S>, name: string): Promise<Resource<SpecOf<S>>> {
     const stored = await this.call(kind, name, () => this.storage.get(this.key(ctx, kind, name)));
     if (!stored) throw StatusError.notFound(gr(kind), name);
     const obj = this.output(kind, stored);
     const access = KindAccess.of(ctx, kind);
     if (access) await access.require('read', access.target(obj), name);
-    return obj;
+    return typed<S>(obj);
   }
 
-  async list(ctx: RequestContext, kind: KindRegistration, opts: ListOptions): Promise<ResourceList> {
+  async list<S>(ctx: RequestContext, kind: KindRegistration<S>, opts: ListOptions): Promise<ResourceList<Resource<SpecOf<S>>>> {
     const selection = selectionOf(ctx, opts);
     let position = opts.position;
     if (opts.continue) position = decodeContinue(opts.continue);
@@ -356,7 +359,7 @@ export class Registry {
         resourceVersion: String(page.resourceVersion),
         ...(page.more && last ? { continue: encodeContinue(page.resourceVersion, last.key.name) } : {}),
       },
-      items,
+      items: items.map(typed<S>),
     };
   }
 
@@ -407,7 +410,7 @@ export class Registry {
     return this.call(folderKind, name, () => countDescendants(walk, name));
   }
 
-  async create(ctx: RequestContext, kind: KindRegistration, body: unknown, opts: WriteOptions = {}): Promise<Resource> {
+  async create<S>(ctx: RequestContext, kind: KindRegistration<S>, body: unknown, opts: WriteOptions = {}): Promise<Resource<SpecOf<S>>> {
     const input = parseBody(kind, body, ctx.namespace);
     const { name: requested, generateName: prefix } = input.metadata;
     checkCreatable(kind, input);
@@ -428,7 +431,7 @@ export class Registry {
           return created;
         });
       try {
-        return await (trail.gate ? trail.gate.run(write) : write());
+        return typed<S>(await (trail.gate ? trail.gate.run(write) : write()));
       } catch (err) {
         const collided = err instanceof StatusError && err.reason === 'AlreadyExists';
         if (!collided || requested || attempt >= GENERATE_NAME_ATTEMPTS) throw err;
@@ -437,7 +440,7 @@ export class Registry {
   }
 
   /** PUT: replaces the object; the body must carry the resourceVersion it was read at. */
-  async update(ctx: RequestContext, kind: KindRegistration, name: string, body: unknown, opts: WriteOptions = {}): Promise<Resource> {
+  async update<S>(ctx: RequestContext, kind: KindRegistration<S>, name: string, body: unknown, opts: WriteOptions = {}): Promise<Resource<SpecOf<S>>> {
     const input = parseBody(kind, body, ctx.namespace);
     checkNameMatches(input, name);
     const rv = input.metadata.resourceVersion;
@@ -445,21 +448,22 @@ export class Registry {
       throw StatusError.invalid(kind, name, [{ field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }]);
     }
     const expected = parseResourceVersion(rv);
-    return this.guaranteedUpdate(ctx, kind, name, opts, () => ({ input, expected }), input.metadata.annotations?.[Annotations.folder] ?? '');
+    return typed<S>(await this.guaranteedUpdate(ctx, kind, name, opts, () => ({ input, expected }), input.metadata.annotations?.[Annotations.folder] ?? ''));
   }
 
   /**
    * Read-modify-write under the type's lock: `patch` turns the current object (as clients see it) into the
    * new body. A `metadata.resourceVersion` in the result is a precondition, as in kube-apiserver.
    */
-  async patch(ctx: RequestContext, kind: KindRegistration, name: string, patch: (current: Resource) => unknown, opts: WriteOptions = {}): Promise<Resource> {
-    return this.guaranteedUpdate(ctx, kind, name, opts, (current, storedVersion) => {
-      const patched = patch(current);
+  async patch<S>(ctx: RequestContext, kind: KindRegistration<S>, name: string, patch: (current: Resource<SpecOf<S>>) => unknown, opts: WriteOptions = {}): Promise<Resource<SpecOf<S>>> {
+    const updated = await this.guaranteedUpdate(ctx, kind, name, opts, (current, storedVersion) => {
+      const patched = patch(typed<S>(current));
       const input = parseBody(kind, patched, ctx.namespace);
       checkNameMatches(input, name);
       const rv = input.metadata.resourceVersion;
       return { input, expected: rv ? parseResourceVersion(rv) : storedVersion };
     });
+    return typed<S>(updated);
   }
 
   /**
@@ -514,16 +518,16 @@ export class Registry {
    *
    * @example await registry.upsert(ctx, preferencesKind, 'user-abc', (current) => ({ ...current, metadata: { name: 'user-abc' }, spec }))
    */
-  async upsert(ctx: RequestContext, kind: KindRegistration, name: string, produce: (current: Resource | undefined) => unknown, opts: WriteOptions = {}): Promise<{ object: Resource; created: boolean }> {
+  async upsert<S>(ctx: RequestContext, kind: KindRegistration<S>, name: string, produce: (current: Resource<SpecOf<S>> | undefined) => unknown, opts: WriteOptions = {}): Promise<{ object: Resource<SpecOf<S>>; created: boolean }> {
     const parse = (current: Resource | undefined) => {
-      const input = parseBody(kind, produce(current), ctx.namespace);
+      const input = parseBody(kind, produce(current && typed<S>(current)), ctx.namespace);
       checkNameMatches(input, name);
       return input;
     };
     const prepare = async (gate: WriteGate, current: Resource | undefined) => {
       await gate.decide(current ? writeChecks(gate, current, undefined) : []);
     };
-    return this.guarded(ctx, kind, name, prepare, (trail) =>
+    const written = await this.guarded(ctx, kind, name, prepare, (trail) =>
       this.transact(kind, name, async (tx) => {
         await tx.lockTypes(this.updateLocks(kind));
         const stored = await tx.get(this.key(ctx, kind, name));
@@ -540,6 +544,7 @@ export class Registry {
         return { object, created: true };
       }),
     );
+    return { object: typed<S>(written.object), created: written.created };
   }
 
   /**

@@ -3,7 +3,7 @@ import type { OrgSpec } from '../../../apis/iam.svc.app/v0alpha1/org';
 import type { OrgAddress } from '../../../apis/iam.svc.app/v0alpha1/org/org-schema';
 import type { UserSpec } from '../../../apis/iam.svc.app/v0alpha1/user';
 import { StatusError } from '../../errors';
-import { type KindRegistration, labelKey, randomUid, type Resource } from '../../meta';
+import { type KindRegistration, labelKey, randomUid, type Resource, type SpecOf } from '../../meta';
 import { type Namespaces, type QuotaLimit, Registry, type Requester, type RequestContext } from '../../registry';
 import type { Storage, StorageTx } from '../../../storage';
 import { hashPassword } from './password';
@@ -120,7 +120,7 @@ export class IdentityDirectory {
   }
 
   /** Every object of an identity kind in an organization, read by the server itself. */
-  async listInOrg(orgId: number, kind: KindRegistration, labelSelector?: string): Promise<Resource[]> {
+  async listInOrg<S>(orgId: number, kind: KindRegistration<S>, labelSelector?: string): Promise<Resource<SpecOf<S>>[]> {
     return (await this.registry.list(this.inOrg(SYSTEM, orgId), kind, { labelSelector })).items;
   }
 
