@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { JSONPath } from 'jsonpath-plus';
 import type { KindRegistration, ListMeta, ObjectMeta, PrinterColumn, Resource, ResourceList } from '../meta';
 import { type IncludeObject, type Negotiated, TABLE_CONTENT_TYPE } from './negotiate';
+import { sendJson } from './send-json';
 
 /**
  * Server-side printing: a kind's objects as a meta.k8s.io/v1 `Table`, the way kube-apiserver prints custom
@@ -221,18 +222,11 @@ export function tableWatchRenderer(kind: KindRegistration, includeObject: Includ
  */
 export function sendNegotiated(res: Response, how: Negotiated, kind: KindRegistration, body: Resource | ResourceList): void {
   if (how.kind === 'json') {
-    res.json(body);
+    sendJson(res, body);
     return;
   }
   const table = 'items' in body ? toTable(kind, body.items, body.metadata, how.includeObject) : toTableRowObject(kind, body, how.includeObject);
-  sendJsonAs(res, TABLE_CONTENT_TYPE, table);
-}
-
-/**
- * JSON under an exact Content-Type. `res.type()`/`res.json()` would append `; charset=utf-8` to a media type
- * with parameters; kube-apiserver writes it bare, and clients match on it.
- */
-export function sendJsonAs(res: Response, contentType: string, body: unknown): void {
-  res.setHeader('Content-Type', contentType);
-  res.send(Buffer.from(JSON.stringify(body)));
+  // The exact Content-Type: `res.type()`/`res.json()` would append `; charset=utf-8` to a media type with
+  // parameters; kube-apiserver writes it bare, and clients match on it.
+  sendJson(res, table, TABLE_CONTENT_TYPE);
 }

@@ -375,23 +375,22 @@ async function listObjects(db: Db, q: ListQuery): Promise<ListPage> {
 }
 
 /**
- * A page of the current state and the type's version in one statement (one snapshot): the type's counter row joined
- * with the page, one row of nulls when the page is empty. Undefined when the type has no counter yet.
+ * A page of the current state and the type's version in one statement (one snapshot): the version is an
+ * uncorrelated subquery in the page's select list (evaluated once), so the page keeps its own ORDER BY ... LIMIT and
+ * is read in index order. (Joining the counter row with the page instead made PostgreSQL sort the page's rows, values
+ * and all, a second time: ~30 % of the statement's time for a page of 100 dashboards.) Undefined when the page is
+ * empty (the statement then has no row to carry the version) or the type has no counter yet: the caller reads both
+ * in a transaction.
  */
 async function listCurrentWithVersion(db: Db, q: ListQuery): Promise<ListPage | undefined> {
-  let query = db
-    .selectFrom('resource_version as v')
-    .leftJoinLateral(currentQuery(db, q).as('r'), (join) => join.onTrue())
-    .select(['v.resource_version as list_version', 'r.namespace', 'r.name', 'r.resource_version', 'r.value'])
-    .where('v.group', '=', q.group)
-    .where('v.resource', '=', q.resource);
-  if (q.everyNamespace) query = query.orderBy('r.namespace');
-  const rows = await query.orderBy('r.name').execute();
-  if (rows.length === 0) return undefined;
+  const version = db.selectFrom('resource_version as v').select('v.resource_version').where('v.group', '=', q.group).where('v.resource', '=', q.resource);
+  const rows = await currentQuery(db, q)
+    .select(version.as('list_version'))
+    .execute();
+  if (rows.length === 0 || rows[0].list_version === null) return undefined;
   const resourceVersion = Number(rows[0].list_version);
-  const found = rows.filter((r): r is typeof r & Row => r.name !== null);
-  const more = q.limit !== undefined && found.length > q.limit;
-  return { items: (more ? found.slice(0, q.limit) : found).map((r) => toStored(q, r)), resourceVersion, more };
+  const more = q.limit !== undefined && rows.length > q.limit;
+  return { items: (more ? rows.slice(0, q.limit) : rows).map((r) => toStored(q, r)), resourceVersion, more };
 }
 
 function listCurrent(db: Db, q: ListQuery): Promise<Row[]> {

@@ -1,0 +1,50 @@
+import type { Response } from 'express';
+
+/** The Content-Type `res.json()` sends. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** An array longer than this is written element by element. */
+const PIECEWISE_FROM = 16;
+
+/**
+ * Sends `body` as JSON, the same bytes as `res.json(body)` (a list's body: `JSON.stringify(list)`), with a
+ * Content-Length. When its last key holds a long array (a list's `items`, a Table's `rows`), the body is written in
+ * pieces, one per element, under one cork: a page of 100 dashboards is ~170 KB, and building it as one string and
+ * one Buffer cost several times what serializing its items did (each allocation that large gets fresh pages, and on
+ * a VM every page faults).
+ *
+ * @example sendJson(res, await registry.list(ctx, kind, opts));
+ */
+export function sendJson(res: Response, body: unknown, contentType: string = JSON_CONTENT_TYPE): void {
+  res.setHeader('Content-Type', contentType);
+  const pieces = piecesOf(body);
+  if (!pieces) {
+    res.send(Buffer.from(JSON.stringify(body)));
+    return;
+  }
+  let length = 0;
+  for (const p of pieces) length += Buffer.byteLength(p);
+  res.setHeader('Content-Length', length);
+  res.cork();
+  for (const p of pieces) res.write(p);
+  res.end();
+  res.uncork();
+}
+
+/** The JSON of `body` in pieces whose concatenation is `JSON.stringify(body)`, or undefined when not worth it. */
+function piecesOf(body: unknown): string[] | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || 'toJSON' in body) return undefined;
+  const keys = Object.keys(body);
+  const last = keys[keys.length - 1];
+  const array = (body as Record<string, unknown>)[last];
+  if (!Array.isArray(array) || array.length < PIECEWISE_FROM) return undefined;
+  // `{..."<last>":[]}`: everything before the array's elements, then the elements, then `]}`.
+  const shell = JSON.stringify({ ...body, [last]: [] });
+  const pieces = [shell.slice(0, -2)];
+  for (let i = 0; i < array.length; i++) {
+    const json = JSON.stringify(array[i]) ?? 'null';
+    pieces.push(i === 0 ? json : `,${json}`);
+  }
+  pieces.push(']}');
+  return pieces;
+}
