@@ -17,6 +17,8 @@ const { serviceAccount: SERVICE_ACCOUNT, orgId: ORG_ID } = TOKEN_LABELS;
 
 /** How stale `lastUsedAt` may get before a request writes it again: one write per token per minute at most. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** Digests of presented keys kept in memory (see ServiceAccounts.digests). */
+const MAX_KEYS = 10_000;
 
 export interface StoredServiceAccount {
   /** The legacy numeric id. */
@@ -105,6 +107,12 @@ export function hasExpired(token: Pick<StoredToken, 'expires'>, now = Date.now()
  *   await accounts.authenticate(key); // { identity: `service-account:${sa.uid}`, orgId: 1, orgRole: 'Editor', … }
  */
 export class ServiceAccounts {
+  /**
+   * The digests of keys presented lately (a key's checksum and SHA-256 are worked out once, not at each request):
+   * a pure function of the key, so nothing here can be stale. Bounded: past MAX_KEYS it starts again empty.
+   */
+  private readonly digests = new Map<string, string>();
+
   constructor(
     private readonly registry: Registry,
     private readonly storage: Storage,
@@ -235,15 +243,27 @@ export class ServiceAccounts {
    * request, as nothing is cached. Records `lastUsedAt` at most once a minute.
    */
   async authenticate(key: string): Promise<Identity | undefined> {
-    const parsed = parseServiceAccountToken(key);
-    if (!parsed.valid) return undefined;
-    const stored = await this.storage.get({ group: serviceAccountTokenKind.group, resource: serviceAccountTokenKind.plural, namespace: IDENTITY_NAMESPACE, name: tokenObjectName(parsed.hashedKey) });
+    const hashedKey = this.digestOf(key);
+    if (!hashedKey) return undefined;
+    const stored = await this.storage.get({ group: serviceAccountTokenKind.group, resource: serviceAccountTokenKind.plural, namespace: IDENTITY_NAMESPACE, name: tokenObjectName(hashedKey) });
     const token = stored?.value as unknown as Resource<ServiceAccountTokenSpec> | undefined;
-    if (!token || token.spec.hashedKey !== parsed.hashedKey || hasExpired(token.spec)) return undefined;
+    if (!token || token.spec.hashedKey !== hashedKey || hasExpired(token.spec)) return undefined;
     const sa = await this.byUid(token.spec.orgId, token.spec.serviceAccountUid);
     if (!sa || sa.isDisabled) return undefined;
     await this.touch(token);
     return serviceAccountIdentity(sa);
+  }
+
+  /** The digest to look a well-formed key up by; undefined for a malformed key or a bad checksum. */
+  private digestOf(key: string): string | undefined {
+    let digest = this.digests.get(key);
+    if (digest === undefined) {
+      const parsed = parseServiceAccountToken(key);
+      if (!parsed.valid) return undefined;
+      if (this.digests.size >= MAX_KEYS) this.digests.clear();
+      this.digests.set(key, (digest = parsed.hashedKey));
+    }
+    return digest;
   }
 
   private async touch(token: Resource<ServiceAccountTokenSpec>): Promise<void> {
