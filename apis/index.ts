@@ -1,4 +1,5 @@
 import { anyKind, type KindRegistration } from '../pkg/meta';
+import { annotationKind } from './annotation.svc.app/v1beta1/annotation';
 import { starsKind } from './collections.svc.app/v1alpha1/stars';
 import { authTokenKind } from './iam.svc.app/v0alpha1/authtoken';
 import { dashboardKind } from './dashboard.svc.app/v1beta1/dashboard';
@@ -29,6 +30,7 @@ import { settingKind } from './settings.svc.app/v0alpha1/setting';
 import { quotaKind } from './settings.svc.app/v0alpha1/quota';
 
 export {
+  annotationKind,
   authTokenKind,
   correlationKind,
   dashboardKind,
@@ -59,7 +61,7 @@ export {
 };
 
 /** Every kind the server serves. Adding a kind is its folder plus one line here. */
-export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind), anyKind(dataSourceKind), anyKind(correlationKind), anyKind(snapshotKind), anyKind(libraryPanelKind)];
+export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind), anyKind(dataSourceKind), anyKind(correlationKind), anyKind(snapshotKind), anyKind(libraryPanelKind), anyKind(annotationKind)];
 
 /**
  * The kinds not (yet) served under /apis, whose clients are the legacy /api endpoints: the identity kinds (users,

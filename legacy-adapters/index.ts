@@ -1,4 +1,5 @@
 import { accessControlArea } from './access-control';
+import { annotationsArea } from './annotations';
 import { adminArea } from './admin';
 import { apiKeysArea } from './api-keys';
 import { correlationsArea } from './correlations';
@@ -55,6 +56,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   dsQueryArea,
   snapshotsArea,
   libraryElementsArea,
+  annotationsArea,
   encryptionArea,
   provisioningArea,
   adminArea,

@@ -95,7 +95,7 @@ export interface KindRegistration<Spec = unknown> {
    * `<resource>:uid:<name>`; creating an `inFolder` object needs `<resource>:create` on its folder's scope. Without
    * it, the org role alone decides (Viewer reads, Editor writes).
    */
-  access?: KindAccess;
+  access?: KindAccess<Spec>;
   /**
    * Objects get a numeric id, the legacy API's deprecated `id`: label `svc.app/deprecatedInternalID`, set by the
    * registry on create (1, 2, 3... per type, never reused) and kept by every update. With `'name'` the id is also
@@ -296,9 +296,18 @@ export interface KindUnique<Spec = unknown> {
 }
 
 /** See {@link KindRegistration.access}. */
-export interface KindAccess {
+export interface KindAccess<Spec = unknown> {
   /** The action and scope prefix: `dashboards` gives `dashboards:read` on `dashboards:uid:<name>`. */
   resource: string;
+  /**
+   * The scope an object is checked on, create included, instead of `<resource>:uid:<name>`: for objects governed by
+   * what they belong to (an annotation of a dashboard by `dashboards:uid:<uid>`, whose managed levels and folders then
+   * grant the kind's actions; an organization annotation by `annotations:type:organization`). Also called with a
+   * create's spec before it is validated: it must not assume the spec's shape.
+   *
+   * @example scope: (spec) => (spec.dashboardUID ? `dashboards:uid:${spec.dashboardUID}` : 'annotations:type:organization')
+   */
+  scope?(spec: Spec): string;
   /**
    * What each basic org role holds on the kind (Editor also holds Viewer's, Admin Editor's): the authorizer's basic
    * roles are built from these declarations, so a new kind's roles need no code elsewhere.
@@ -319,14 +328,16 @@ export type AccessVerb = 'read' | 'write' | 'create' | 'delete' | 'permissions:r
 
 /**
  * Verbs a basic role holds on every object of the kind (`all`: scope `<resource>:*`, and `folders:*` for objects
- * in folders) or only at the root (`root`: `folders:uid:general`, as Editors create dashboards at the root only).
+ * in folders), only at the root (`root`: `folders:uid:general`, as Editors create dashboards at the root only), or on
+ * one scope (`{ scope }`).
  * `create` of a kind without folders has no scope ('').
  *
  * @example { verbs: ['read'], on: 'all' } // Viewers read every playlist: playlists:read on playlists:*
  */
 export interface KindRoleGrant {
   verbs: readonly AccessVerb[];
-  on: 'all' | 'root';
+  /** Or a scope of its own (`annotations:*`, `folders:*`), for kinds whose objects declare their `scope`. */
+  on: 'all' | 'root' | { scope: string };
 }
 
 /**

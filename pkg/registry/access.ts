@@ -56,14 +56,24 @@ export class KindAccess {
     return `${this.resource}:${verb}`;
   }
 
-  /** What read, write and delete are checked on: the object's scope, with its folder when the kind has folders. */
+  /**
+   * What read, write and delete are checked on: the object's scope (the kind's `access.scope`, else
+   * `<resource>:uid:<name>`), with its folder when the kind has folders.
+   */
   target(obj: Resource): AccessTarget {
+    const own = this.kind.access?.scope;
+    if (own) return own(obj.spec);
     const scope = `${this.resource}:uid:${obj.metadata.name}`;
     return this.kind.inFolder ? { scope, folder: folderOf(obj) } : scope;
   }
 
-  /** What create is checked on: the folder the object goes to; '' for kinds without folders. */
-  createTarget(folder: string): AccessTarget {
+  /**
+   * What create is checked on: the new object's own scope when the kind declares one, else the folder the object
+   * goes to; '' for kinds without folders.
+   */
+  createTarget(folder: string, spec: unknown): AccessTarget {
+    const own = this.kind.access?.scope;
+    if (own) return own(spec);
     return this.kind.inFolder ? `folders:uid:${folder || GENERAL}` : '';
   }
 
@@ -98,7 +108,8 @@ export class KindAccess {
    * was deleted, when its own permissions, and those of folders deleted with it, may be gone already.
    */
   couldReadDeleted(obj: Resource): Promise<boolean> {
-    if (!this.access.couldBeforeDeletion) return this.canRead(obj);
+    // An object checked on its own scope is read through what it belongs to, which its delete does not take along.
+    if (!this.access.couldBeforeDeletion || this.kind.access?.scope) return this.canRead(obj);
     return this.access.couldBeforeDeletion(this.action('read'), this.describe(obj));
   }
 

@@ -21,7 +21,7 @@ import { storedUniqueKeys, uniqueKeysOf } from './unique';
 import type { WatchAccess } from './watch-visibility';
 import type { Namespaces } from './namespaces';
 import { causesFromZod } from './zod-causes';
-import { dependentsOf } from './cascades';
+import { type Dependents, dependentsOf } from './cascades';
 import { deleteNamespaceWithin, distinctTypes } from './namespace-deletion';
 import { flagHolders, takeFirstFlags } from './exclusive';
 import { checkReferences, referenceTargetsOf, refuseReferenced } from './references';
@@ -416,7 +416,7 @@ export class Registry {
     checkCreatable(kind, input);
     const access = KindAccess.of(ctx, kind);
     // kube names no object in a refused create.
-    if (access) await access.require('create', access.createTarget(input.metadata.annotations?.[Annotations.folder] ?? ''), '');
+    if (access) await access.require('create', access.createTarget(input.metadata.annotations?.[Annotations.folder] ?? '', input.spec), '');
     // The objects it references are checked in the transaction, as the caller (see checkReferences).
     const trail: Trail = { gate: access?.gate(), ctx, seal: await this.sealerFor(kind) };
     for (let attempt = 1; ; attempt++) {
@@ -487,7 +487,7 @@ export class Registry {
     };
     const folder = input.metadata.annotations?.[Annotations.folder] ?? '';
     const prepare = async (gate: WriteGate, current: Resource | undefined) => {
-      await gate.decide(current ? writeChecks(gate, current, folder) : [{ verb: 'create', target: gate.access.createTarget(folder) }]);
+      await gate.decide(current ? writeChecks(gate, current, folder) : [{ verb: 'create', target: gate.access.createTarget(folder, input.spec) }]);
     };
     return this.guarded(ctx, kind, name, prepare, (trail) =>
       this.transact(kind, name, async (tx) => {
@@ -497,7 +497,7 @@ export class Registry {
           checkCreatable(kind, { ...input, metadata: { ...input.metadata, name } });
           const created = apply(undefined, []);
           const obj = this.newObject(ctx, kind, name, created.input, created.managedFields, trail.seal);
-          trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj)), '');
+          trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj), obj.spec), '');
           const object = await this.insert(tx, ctx, kind, obj, opts, trail);
           if (trail.gate && !opts.dryRun) await trail.gate.access.created(object, tx);
           return { object, created: true };
@@ -538,7 +538,7 @@ export class Registry {
         const input = parse(undefined);
         checkCreatable(kind, { ...input, metadata: { ...input.metadata, name } });
         const obj = this.newObject(ctx, kind, name, input, undefined, trail.seal);
-        trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj)), '');
+        trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj), obj.spec), '');
         const object = await this.insert(tx, ctx, kind, obj, opts, trail);
         if (trail.gate && !opts.dryRun) await trail.gate.access.created(object, tx);
         return { object, created: true };
@@ -717,7 +717,7 @@ export class Registry {
     const next = this.nextObject(ctx, kind, current, input, managedFields, trail.seal);
     if (!next) return this.decorate(kind, current);
     // Moving to another folder is creating there.
-    if (gate && folderOf(next) !== folderOf(current)) gate.require('create', gate.access.createTarget(folderOf(next)), stored.key.name);
+    if (gate && folderOf(next) !== folderOf(current)) gate.require('create', gate.access.createTarget(folderOf(next), next.spec), stored.key.name);
     await checkFolder(tx, this.folders, kind, next);
     await checkReferences(tx, ctx, this.kinds, kind, next, gate);
     await opts.check?.(tx, current, next);
@@ -772,9 +772,11 @@ export class Registry {
     const deleted = await tx.delete(key, expected, final && (historyValueOf(kind, final) ?? final));
     // Their permissions go with them, in the same transaction (a folder's contents too).
     await this.removedHook(tx, trail.ctx, [...contents, { kind, object: toResource(deleted) }]);
-    // Its dependents too (kind.cascades), each as its own delete, or rewritten without what named it (a prune); one
-    // an earlier cascade removed is gone already.
-    for (const dependents of await dependentsOf(tx, kind, toResource(deleted))) {
+    // Its dependents too (kind.cascades), and those of what a folder held, each as its own delete, or rewritten
+    // without what named it (a prune); one an earlier cascade removed is gone already.
+    const cascading: Dependents[] = [];
+    for (const owner of [{ kind, object: toResource(deleted) }, ...contents]) cascading.push(...(await dependentsOf(tx, owner.kind, owner.object)));
+    for (const dependents of cascading) {
       for (const { key } of dependents.items) {
         const current = await tx.get(key);
         if (!current) continue;
@@ -998,7 +1000,7 @@ interface Trail {
 /** An update needs write on the object, and create in the folder it moves to. */
 function writeChecks(gate: WriteGate, current: Resource, destination: string | undefined) {
   const checks: Parameters<WriteGate['decide']>[0][number][] = [{ verb: 'write', target: gate.access.target(current) }];
-  if (destination !== undefined && destination !== folderOf(current)) checks.push({ verb: 'create', target: gate.access.createTarget(destination) });
+  if (destination !== undefined && destination !== folderOf(current)) checks.push({ verb: 'create', target: gate.access.createTarget(destination, current.spec) });
   return checks;
 }
 

@@ -220,6 +220,9 @@ async function legacyDataSource(name: string): Promise<{ uid: string; id: number
   return { uid: res.body.datasource.uid as string, id: res.body.id as number };
 }
 
+/** An organization annotation made by the server admin: its id. */
+const orgAnnotation = async (): Promise<number> => (await t.as.post('/api/annotations').send({ text: 'A' }).expect(200)).body.id;
+
 const ROWS: Row[] = [
   // Probes, version and the API documents are public.
   { route: 'GET /api/health', call: () => ({ path: '/api/health' }), expect: publicRoute() },
@@ -484,6 +487,16 @@ const ROWS: Row[] = [
   { route: 'PUT /api/playlists/:uid', call: async ({ n }) => ({ path: `/api/playlists/${await playlist(n)}`, body: { name: 'Q', interval: '1m' } }), expect: orgWrite() },
   { route: 'DELETE /api/playlists/:uid', call: async ({ n }) => ({ path: `/api/playlists/${await playlist(n)}` }), expect: orgWrite() },
   { route: 'GET /api/playlists/:uid/items', call: async ({ n }) => ({ path: `/api/playlists/${await playlist(n)}/items` }), expect: orgRead() },
+  // Annotations of the organization (made by the server admin): Viewers read them, Editors write them; a dashboard's follow its permissions (test/legacy/annotations).
+  { route: 'GET /api/annotations', call: () => ({ path: '/api/annotations' }), expect: orgRead() },
+  { route: 'POST /api/annotations', call: () => ({ path: '/api/annotations', body: { text: 'A' } }), expect: orgWrite() },
+  { route: 'POST /api/annotations/graphite', call: () => ({ path: '/api/annotations/graphite', body: { what: 'A', tags: 'a b' } }), expect: orgWrite() },
+  { route: 'POST /api/annotations/mass-delete', call: async () => ({ path: '/api/annotations/mass-delete', body: { annotationId: await orgAnnotation() } }), expect: orgWrite() },
+  { route: 'GET /api/annotations/tags', call: () => ({ path: '/api/annotations/tags' }), expect: orgRead() },
+  { route: 'GET /api/annotations/:annotationId', call: async () => ({ path: `/api/annotations/${await orgAnnotation()}` }), expect: orgRead() },
+  { route: 'PUT /api/annotations/:annotationId', call: async () => ({ path: `/api/annotations/${await orgAnnotation()}`, body: { text: 'B' } }), expect: orgWrite() },
+  { route: 'PATCH /api/annotations/:annotationId', call: async () => ({ path: `/api/annotations/${await orgAnnotation()}`, body: { text: 'B' } }), expect: orgWrite() },
+  { route: 'DELETE /api/annotations/:annotationId', call: async () => ({ path: `/api/annotations/${await orgAnnotation()}` }), expect: orgWrite() },
   // Snapshots: every member takes them; reads by key and deletes by delete key need no credentials (the key is the
   // secret); a delete by key needs the creator (here the server admin), an org Admin, or write on the source dashboard.
   { route: 'POST /api/snapshots', call: () => ({ path: '/api/snapshots', body: { dashboard: { title: 'S' } } }), expect: { ...orgWrite(), viewer: 200 } },

@@ -96,7 +96,8 @@ function grantsOf(kind: KindRegistration, role: BasicRole): Grant[] {
   for (const { verbs, on } of access.roles?.[role] ?? []) {
     for (const verb of verbs) {
       const action = actionOf(access.resource, verb);
-      if (on === 'root') out.push([action, GENERAL]);
+      if (typeof on === 'object') out.push([action, on.scope]);
+      else if (on === 'root') out.push([action, GENERAL]);
       else if (verb === 'create' && !kind.inFolder && !kind.isFolder) out.push([action, '']);
       else {
         // Objects in folders are reached through their folder too; creating one is only checked on its folder.

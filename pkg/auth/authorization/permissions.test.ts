@@ -72,8 +72,9 @@ describe('roleIncludes', () => {
 
 describe('actionsFor', () => {
   it('grows View ⊂ Edit ⊂ Admin, with dashboard actions on folders', () => {
-    expect(actionsFor('dashboards', 'View')).toEqual(['dashboards:read']);
-    expect(actionsFor('dashboards', 'Edit')).toEqual(['dashboards:read', 'dashboards:write', 'dashboards:delete']);
+    // The dashboard's annotations come with it (the anchor's annotationPermissionUpdate).
+    expect(actionsFor('dashboards', 'View')).toEqual(['dashboards:read', 'annotations:read']);
+    expect(actionsFor('dashboards', 'Edit')).toEqual(['dashboards:read', 'dashboards:write', 'dashboards:delete', 'annotations:read', 'annotations:write', 'annotations:create', 'annotations:delete']);
     expect(actionsFor('dashboards', 'Admin')).toContain('dashboards.permissions:write');
     expect(actionsFor('folders', 'View')).toEqual(expect.arrayContaining(['folders:read', 'dashboards:read']));
     expect(actionsFor('folders', 'View')).not.toContain('folders:write');
@@ -109,6 +110,7 @@ describe('managedPermissions', () => {
     const perms = managedPermissions(items, user({ uid: 'u2', teamUids: ['ops'] }));
     expect(perms).toEqual([
       { action: 'dashboards:read', scope: 'folders:uid:f-team' },
+      { action: 'annotations:read', scope: 'folders:uid:f-team' },
       { action: 'folders:read', scope: 'folders:uid:f-team' },
       { action: 'library.panels:read', scope: 'folders:uid:f-team' },
     ]);

@@ -1,10 +1,13 @@
-import { CREATOR_ADMIN_ROLES_AT_ROOT, type KindRegistration } from '../../../../pkg/meta';
+import { anyKind, CREATOR_ADMIN_ROLES_AT_ROOT, type KindRegistration, labelKey } from '../../../../pkg/meta';
+import { ANNOTATION_LABELS, annotationKind } from '../../../annotation.svc.app/v1beta1/annotation';
 import { type DashboardSpec, dashboardSpecSchema } from './dashboard-schema';
 import { dashboardStrategy } from './dashboard-strategy';
 import { dashboardDto } from './dashboard-dto';
 import { libraryPanelConnections, libraryPanelKind } from '../librarypanel';
 
 export { MIN_REFRESH_INTERVAL, ProvisionedDashboardMessages } from './dashboard-strategy';
+
+const ANNOTATION_ACTIONS = ['annotations:read', 'annotations:write', 'annotations:create', 'annotations:delete'];
 
 /** Dashboard, `dashboard.svc.app/v1beta1` (spec §2.5, §4.3). Every version is kept: it is the version history. */
 export const dashboardKind = {
@@ -31,11 +34,12 @@ export const dashboardKind = {
       Admin: [{ verbs: ['read', 'write', 'delete', 'create', 'permissions:read', 'permissions:write'], on: 'all' }],
     },
     managed: {
-      // The anchor's DashboardViewActions, DashboardEditActions, DashboardAdminActions (ossaccesscontrol/dashboard.go).
+      // The anchor's DashboardViewActions, DashboardEditActions, DashboardAdminActions (ossaccesscontrol/dashboard.go),
+      // with the annotation actions its annotationPermissionUpdate adds (the dashboard's annotations: apis/annotation.svc.app).
       levels: {
-        View: ['dashboards:read'],
-        Edit: ['dashboards:read', 'dashboards:write', 'dashboards:delete'],
-        Admin: ['dashboards:read', 'dashboards:write', 'dashboards:delete', 'dashboards.permissions:read', 'dashboards.permissions:write'],
+        View: ['dashboards:read', 'annotations:read'],
+        Edit: ['dashboards:read', 'dashboards:write', 'dashboards:delete', ...ANNOTATION_ACTIONS],
+        Admin: ['dashboards:read', 'dashboards:write', 'dashboards:delete', 'dashboards.permissions:read', 'dashboards.permissions:write', ...ANNOTATION_ACTIONS],
       },
       defaults: CREATOR_ADMIN_ROLES_AT_ROOT,
     },
@@ -45,4 +49,6 @@ export const dashboardKind = {
   subresources: [dashboardDto],
   // Its connections to the library panels its panels use, kept with every write and delete of it.
   references: [libraryPanelConnections(libraryPanelKind)],
+  // Its annotations go with it (and with its folder).
+  cascades: [{ kind: anyKind(annotationKind), dependents: (d) => ({ labels: { [ANNOTATION_LABELS.dashboard]: labelKey(d.metadata.name) } }) }],
 } satisfies KindRegistration<DashboardSpec>;
