@@ -3,9 +3,15 @@ import { AsyncResource } from 'node:async_hooks';
 /**
  * Group commit (issue 16; the anchor batches up to 25 writes under one version lock): the transactions of one group
  * (the writes of one type, which its counter's lock runs one at a time anyway) that arrive while one of them runs
- * ride in its database transaction, each in a savepoint, and commit together. Each stays atomic on its own: one that
- * fails is rolled back to its savepoint and answers its own error, its neighbours commit; none answers before the
- * commit that makes it durable, and versions still become visible in commit order.
+ * ride in its database transaction and commit together. Each stays atomic on its own: one that fails answers its own
+ * error and leaves nothing, its neighbours commit; none answers before the commit that makes it durable, and versions
+ * still become visible in commit order.
+ *
+ * A batch first runs optimistically, its members one after another with no savepoint between them (a savepoint is
+ * a round trip under the lock, paid by every waiting writer). When a member fails there, its error is its answer,
+ * the transaction is rolled back, and the members that had run before it wait again at the head of the queue, with
+ * their work undone (a member runs again as it would after a deadlock). The batch after such a failure runs each
+ * member in a savepoint, so a failing member is undone alone and no member runs more than twice because of others.
  */
 
 /** How many transactions share one commit at most. */
@@ -15,9 +21,9 @@ export const MAX_BATCH = 25;
 export interface BatchDatabase<Tx> {
   /** Runs `body` in a new transaction, committed when it resolves, rolled back when it throws. */
   transaction(body: (tx: Tx) => Promise<void>): Promise<void>;
+  /** Starts a savepoint; it is never released (one round trip less per write), so savepoints nest. */
   savepoint(tx: Tx): Promise<void>;
-  release(tx: Tx): Promise<void>;
-  /** Undoes what ran since the savepoint (the locks it took included). */
+  /** Undoes what ran since the latest savepoint (the locks it took included). */
   rollbackTo(tx: Tx): Promise<void>;
   /** A deadlock or serialization failure: the work had no effect and may run again. */
   retryable(err: unknown): boolean;
@@ -53,14 +59,18 @@ export class CommitGroups<Tx> {
   private async drain(group: string): Promise<void> {
     const queue = this.waiting.get(group)!;
     try {
-      while (queue.length) await this.batch(queue);
+      let careful = false;
+      while (queue.length) careful = await this.batch(queue, careful);
     } finally {
       this.waiting.delete(group);
     }
   }
 
-  /** One database transaction: the first waiting member as the transaction itself, then others in savepoints. */
-  private async batch(queue: Member<Tx>[]): Promise<void> {
+  /**
+   * One database transaction: the first waiting member, then others, each in a savepoint when `careful`; true when
+   * an optimistic batch failed and the next is to be careful.
+   */
+  private async batch(queue: Member<Tx>[], careful: boolean): Promise<boolean> {
     const ran: Member<Tx>[] = [];
     // The member running when the transaction failed, if any: it failed with it.
     let current: Member<Tx> | undefined;
@@ -72,6 +82,12 @@ export class CommitGroups<Tx> {
         current = undefined;
         while (queue.length && ran.length < MAX_BATCH) {
           const member = (current = queue.shift()!);
+          if (!careful) {
+            member.result = await member.fn(tx);
+            ran.push(member);
+            current = undefined;
+            continue;
+          }
           await this.db.savepoint(tx);
           try {
             member.result = await member.fn(tx);
@@ -82,18 +98,24 @@ export class CommitGroups<Tx> {
             this.fail(queue, member, err);
             continue;
           }
-          await this.db.release(tx);
           ran.push(member);
           current = undefined;
         }
       });
     } catch (err) {
-      // The first member's own failure, or the transaction's (a savepoint, the commit, the connection): nothing of
-      // this transaction committed.
+      // Nothing of this transaction committed.
+      if (!careful && current && ran.length) {
+        // A member of an optimistic batch failed: its own answer; the others run again, first, with savepoints.
+        this.fail(queue, current, err);
+        queue.unshift(...ran);
+        return true;
+      }
+      // The first member's own failure, or the transaction's (a savepoint, the commit, the connection).
       for (const m of current ? [...ran, current] : ran) this.fail(queue, m, err);
-      return;
+      return false;
     }
     for (const m of ran) m.resolve(m.result);
+    return false;
   }
 
   private fail(queue: Member<Tx>[], member: Member<Tx>, err: unknown): void {

@@ -25,28 +25,29 @@ const textArray = (values: readonly string[]) => sql<string[]>`${[...values]}::t
  */
 const SORT_KEY = sql`left(sort_title, 200)`;
 
-/**
- * Writes (or replaces) an object's row.
- *
- * @example await writeSearchRow(trx, key, 'ops', { title: 'API latency', tags: ['prod'], internalId: 7 })
- */
-export async function writeSearchRow(db: Db, key: ResourceKey, folder: string, f: SearchFields): Promise<void> {
-  await writeSearchRows(db, [{ key, folder, fields: f }]);
+/** Writes (or replaces) several rows in one statement (the rebuild; an object's own row is written by its write). */
+async function writeSearchRows(db: Db, rows: readonly { key: ResourceKey; folder: string; fields: SearchFields }[]): Promise<void> {
+  await searchUpsert(sql`VALUES ${sql.join(rows.map(({ key, folder, fields }) => sql`(${searchRow(key, folder, fields)})`))}`).execute(db);
 }
 
-/** Writes (or replaces) several rows in one statement. */
-async function writeSearchRows(db: Db, rows: readonly { key: ResourceKey; folder: string; fields: SearchFields }[]): Promise<void> {
-  const values = rows.map(
-    ({ key, folder, fields: f }) =>
-      sql`(${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, ${folder}, ${f.title}, ${sortTitle(f.title)}, ${textArray(f.tags)}, ${f.internalId})`,
-  );
-  await sql`
+/**
+ * One row's values, in the column order of {@link searchUpsert}, typed (so they also serve as a SELECT list).
+ *
+ * @example searchUpsert(sql`SELECT ${searchRow(key, 'ops', { title: 'API latency', tags: ['prod'], internalId: 7 })}`)
+ */
+export const searchRow = (key: ResourceKey, folder: string, f: SearchFields) =>
+  sql`${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, ${folder}, ${f.title}, ${sortTitle(f.title)}, ${textArray(f.tags)}, ${f.internalId}::bigint`;
+
+/**
+ * Writes (or replaces) the rows `rows` yields: a VALUES list, or a SELECT (an object's write statement inserts its
+ * row from the row it wrote, so a write that did not apply writes none).
+ */
+export const searchUpsert = (rows: RawBuilder<unknown>) => sql`
     INSERT INTO search_index ("group", resource, namespace, name, folder, title, sort_title, tags, internal_id)
-    VALUES ${sql.join(values)}
+    ${rows}
     ON CONFLICT ("group", resource, namespace, name) DO UPDATE SET
       folder = excluded.folder, title = excluded.title, sort_title = excluded.sort_title, tags = excluded.tags,
-      internal_id = excluded.internal_id`.execute(db);
-}
+      internal_id = excluded.internal_id`;
 
 /** Removes an object's row, if it has one. */
 export async function deleteSearchRow(db: Db, key: ResourceKey): Promise<void> {

@@ -27,10 +27,10 @@ import {
 import { labelFilterSql } from './label-sql';
 import { migrationProvider } from './migrations';
 import { referrerRows, writeReferences } from './reference-sql';
-import { searchRows, syncSearchRows, writeSearchRow } from './search-sql';
+import { searchRows, syncSearchRows } from './search-sql';
 import type { Database } from './schema';
 import { syncUniqueRows, writeUniqueKeys } from './unique-sql';
-import { deleteObject, deleteObjects, insertObject, updateObject } from './write-sql';
+import { deleteObject, deleteObjects, insertObject, type ObjectWrite, updateObject } from './write-sql';
 import { CommitGroups } from './commit-group';
 
 /** resourceVersions are microseconds since the epoch, or the previous one + 1 when the clock has not moved on. */
@@ -79,7 +79,6 @@ export class SqlStorage implements Storage {
   private readonly commitGroups = new CommitGroups<SqlTx>({
     transaction: (body) => this.db.transaction().execute((trx) => body(new SqlTx(trx))),
     savepoint: (tx) => tx.savepoint(),
-    release: (tx) => tx.release(),
     rollbackTo: (tx) => tx.rollbackToSavepoint(),
     retryable: (err) => RETRYABLE.has((err as { code?: string }).code ?? ''),
     maxAttempts: MAX_ATTEMPTS,
@@ -181,10 +180,10 @@ export class SqlStorage implements Storage {
   }
 
   async transact<T>(fn: (tx: StorageTx) => Promise<T>, opts: { group?: string } = {}): Promise<T> {
-    if (opts.group) return this.commitGroups.run(opts.group, fn);
+    if (opts.group) return this.commitGroups.run(opts.group, (tx) => tx.run(fn));
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction().execute((trx) => fn(new SqlTx(trx)));
+        return await this.db.transaction().execute((trx) => new SqlTx(trx).run(fn));
       } catch (err) {
         const code = (err as { code?: unknown }).code;
         if (attempt >= MAX_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw err;
@@ -513,11 +512,21 @@ function listNamesAt(db: Db, q: ListQuery, rv: number): Promise<Row[]> {
   return query.execute();
 }
 
+/**
+ * A type's counter as the transaction holding its lock sees it: the last version and internal id handed out, and
+ * whether that id is not stored yet (the type's next write stores it, else {@link SqlTx.finish}).
+ */
+interface Counter {
+  version: number;
+  internalId: number;
+  idUnstored: boolean;
+}
+
 class SqlTx implements StorageTx {
-  /** The counters this transaction holds locked, with the last version it handed out. */
-  private counters = new Map<string, number>();
-  /** The counters at the savepoint: rolling back to it releases the locks taken since (PostgreSQL does). */
-  private saved?: Map<string, number>;
+  /** The counters this transaction holds locked. */
+  private counters = new Map<string, Counter>();
+  /** The counters at the latest savepoint: rolling back to it releases the locks taken since (PostgreSQL does). */
+  private saved?: Map<string, Counter>;
 
   constructor(private readonly db: Transaction<Database>) {}
 
@@ -525,20 +534,36 @@ class SqlTx implements StorageTx {
     return countObjects(this.db, q);
   }
 
+  /**
+   * Starts a savepoint. Each one is left open (no RELEASE, a round trip saved per grouped write): savepoints of one
+   * name nest, and a rollback goes back to the latest, which is the only one ever rolled back to.
+   */
   async savepoint(): Promise<void> {
     await sql`SAVEPOINT grouped`.execute(this.db);
-    this.saved = new Map(this.counters);
-  }
-
-  async release(): Promise<void> {
-    await sql`RELEASE SAVEPOINT grouped`.execute(this.db);
-    this.saved = undefined;
+    this.saved = new Map([...this.counters].map(([k, c]) => [k, { ...c }]));
   }
 
   async rollbackToSavepoint(): Promise<void> {
     await sql`ROLLBACK TO SAVEPOINT grouped`.execute(this.db);
     this.counters = this.saved ?? this.counters;
     this.saved = undefined;
+  }
+
+  /** Runs `fn` on this transaction, then stores what it left unstored (see {@link finish}). */
+  async run<T>(fn: (tx: StorageTx) => Promise<T>): Promise<T> {
+    const result = await fn(this);
+    await this.finish();
+    return result;
+  }
+
+  /** Stores the internal ids handed out that no write stored (a transaction that numbered and wrote nothing of the type). */
+  private async finish(): Promise<void> {
+    for (const [k, c] of this.counters) {
+      if (!c.idUnstored) continue;
+      const [group, resource] = k.split('/');
+      await sql`UPDATE resource_version SET last_internal_id = greatest(last_internal_id, ${c.internalId}::bigint) WHERE "group" = ${group} AND resource = ${resource}`.execute(this.db);
+      c.idUnstored = false;
+    }
   }
 
   async lockTypes(types: readonly GroupResource[]): Promise<void> {
@@ -548,7 +573,7 @@ class SqlTx implements StorageTx {
       const select = () =>
         this.db
           .selectFrom('resource_version')
-          .select('resource_version')
+          .select(['resource_version', 'last_internal_id'])
           .where('group', '=', t.group)
           .where('resource', '=', t.resource)
           .forUpdate()
@@ -562,7 +587,7 @@ class SqlTx implements StorageTx {
           .execute();
         row = await select();
       }
-      this.counters.set(typeKey(t), Number(row!.resource_version));
+      this.counters.set(typeKey(t), { version: Number(row!.resource_version), internalId: Number(row!.last_internal_id), idUnstored: false });
     }
   }
 
@@ -578,58 +603,69 @@ class SqlTx implements StorageTx {
     return referrerRows(this.db, query);
   }
 
+  // Internal ids are counted in the locked counter as versions are: the write that uses one stores it.
   async nextInternalId(type: GroupResource): Promise<number> {
     await this.lockTypes([type]);
-    const { rows } = await sql<{ last_internal_id: string | number }>`
-      UPDATE resource_version SET last_internal_id = last_internal_id + 1
-      WHERE "group" = ${type.group} AND resource = ${type.resource}
-      RETURNING last_internal_id`.execute(this.db);
-    const row = rows[0];
-    return Number(row.last_internal_id);
+    const c = this.counters.get(typeKey(type))!;
+    c.internalId++;
+    c.idUnstored = true;
+    return c.internalId;
   }
 
   async reserveInternalId(type: GroupResource, id: number): Promise<void> {
     await this.lockTypes([type]);
-    await sql`
-      UPDATE resource_version SET last_internal_id = greatest(last_internal_id, ${id}::bigint)
-      WHERE "group" = ${type.group} AND resource = ${type.resource}`.execute(this.db);
+    const c = this.counters.get(typeKey(type))!;
+    if (id <= c.internalId) return;
+    c.internalId = id;
+    c.idUnstored = true;
   }
 
   async create(key: ResourceKey, value: JsonObject, opts: WriteOptions): Promise<StoredObject> {
     await this.lockTypes([key]);
     // With the type's counter held no other writer of this type runs: the insert cannot race a create of the name,
     // and the unique keys are checked after it (a taken name answers before a taken unique value).
-    const rv = this.nextVersion(key);
-    const json = JSON.stringify(value);
-    if (!(await insertObject(this.db, key, rv, opts.folder, json, opts.historyValue ? JSON.stringify(opts.historyValue) : json))) {
-      throw new StorageError('KeyExists', key, `${key.name} already exists`);
-    }
+    const w = this.objectWrite(key, value, opts);
+    if (!(await this.stored(key, insertObject(this.db, key, w)))) throw new StorageError('KeyExists', key, `${key.name} already exists`);
     if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
-    if (opts.search) await writeSearchRow(this.db, key, opts.folder, opts.search);
     // A new object has no references yet: nothing to replace.
     if (opts.references?.length) await writeReferences(this.db, key, opts.references, { replace: false });
-    return { key, resourceVersion: rv, value };
+    return { key, resourceVersion: w.rv, value };
   }
 
   async update(key: ResourceKey, value: JsonObject, expected: number, opts: WriteOptions): Promise<StoredObject> {
     await this.lockTypes([key]);
-    const rv = this.nextVersion(key);
-    const json = JSON.stringify(value);
-    if (!(await updateObject(this.db, key, rv, expected, opts.folder, json, opts.historyValue ? JSON.stringify(opts.historyValue) : json))) {
-      throw await this.missing(key);
-    }
+    const w = this.objectWrite(key, value, opts);
+    if (!(await this.stored(key, updateObject(this.db, key, expected, w)))) throw await this.missing(key);
     if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
-    if (opts.search) await writeSearchRow(this.db, key, opts.folder, opts.search);
     if (opts.references) await writeReferences(this.db, key, opts.references);
-    return { key, resourceVersion: rv, value };
+    return { key, resourceVersion: w.rv, value };
   }
 
   async delete(key: ResourceKey, expected?: number, finalValue?: JsonObject): Promise<StoredObject> {
     await this.lockTypes([key]);
-    const rv = this.nextVersion(key);
-    const deleted = await deleteObject(this.db, key, rv, expected, finalValue && JSON.stringify(finalValue));
+    const w = this.versionWrite(key);
+    const deleted = await this.stored(key, deleteObject(this.db, key, w, expected, finalValue && JSON.stringify(finalValue)));
     if (!deleted) throw await this.missing(key);
-    return { key, resourceVersion: rv, value: deleted.value };
+    return { key, resourceVersion: w.rv, value: deleted.value };
+  }
+
+  /** What a write of `value` stores (see write-sql.ts). */
+  private objectWrite(key: ResourceKey, value: JsonObject, opts: WriteOptions): ObjectWrite {
+    const json = JSON.stringify(value);
+    return { ...this.versionWrite(key), folder: opts.folder, json, historyJson: opts.historyValue ? JSON.stringify(opts.historyValue) : json, search: opts.search };
+  }
+
+  /** The type's next version, and its last internal id when no write has stored it yet. */
+  private versionWrite(t: GroupResource): { rv: number; internalId?: number } {
+    const c = this.counters.get(typeKey(t))!;
+    return { rv: this.nextVersion(t), internalId: c.idUnstored ? c.internalId : undefined };
+  }
+
+  /** Awaits a write statement of the type; once it ran, the internal id it carried is stored. */
+  private async stored<T>(t: GroupResource, write: Promise<T>): Promise<T> {
+    const result = await write;
+    this.counters.get(typeKey(t))!.idUnstored = false;
+    return result;
   }
 
   async deleteAll(q: DeleteAllQuery, opts: { historyValue?: (value: JsonObject) => JsonObject } = {}): Promise<number> {
@@ -640,9 +676,10 @@ class SqlTx implements StorageTx {
       if (!items.length) return 0;
       finals = new Map(items.map((s) => [`${s.key.namespace}/${s.key.name}`, JSON.stringify(opts.historyValue!(s.value))]));
     }
-    const first = Math.max(nowMicros(), this.counters.get(typeKey(q))! + 1);
+    const c = this.counters.get(typeKey(q))!;
+    const first = Math.max(nowMicros(), c.version + 1);
     const deleted = await deleteObjects(this.db, q, first, finals);
-    if (deleted) this.counters.set(typeKey(q), first + deleted - 1);
+    if (deleted) c.version = first + deleted - 1;
     return deleted;
   }
 
@@ -655,8 +692,8 @@ class SqlTx implements StorageTx {
 
   /** The next version of the type, max(now, last + 1): the write's own statement stores it in the counter row. */
   private nextVersion(t: GroupResource): number {
-    const next = Math.max(nowMicros(), this.counters.get(typeKey(t))! + 1);
-    this.counters.set(typeKey(t), next);
-    return next;
+    const c = this.counters.get(typeKey(t))!;
+    c.version = Math.max(nowMicros(), c.version + 1);
+    return c.version;
   }
 }

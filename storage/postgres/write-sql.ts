@@ -1,48 +1,72 @@
 import { sql } from 'kysely';
 import type { JsonObject } from '../../pkg/meta';
-import type { DeleteAllQuery, ResourceKey } from '../types';
+import type { DeleteAllQuery, ResourceKey, SearchFields } from '../types';
 import { labelFilterSql } from './label-sql';
+import { searchRow, searchUpsert } from './search-sql';
 import type { Db } from './sql-storage';
 
 /**
- * The object writes, each one statement: the type's counter, the object row and its history row move together in
- * data-modifying CTEs, so a write holds its type's lock for fewer round trips (issue 16: that lock is what makes
- * writes of one type run one at a time). The caller holds the type's lock and has chosen `rv`.
+ * The object writes, each one statement: the type's counter (its version, and its last internal id when one was
+ * handed out), the object row, its history row and its search row move together in data-modifying CTEs, so a write
+ * holds its type's lock for fewer round trips (issue 16: that lock is what makes writes of one type run one at a
+ * time, so each round trip under it is paid by every concurrent writer). The caller holds the type's lock and has
+ * chosen `rv`.
  *
  * A write that does not apply (the name taken, the object gone or changed) changes no row but the counter and
  * answers undefined: the caller throws, which rolls the counter back with the transaction.
  */
 
-const counter = (key: ResourceKey, rv: number) =>
-  sql`UPDATE resource_version SET resource_version = ${rv}::bigint WHERE "group" = ${key.group} AND resource = ${key.resource}`;
+/** What an insert or update writes: the version it takes, the object's folder, value and history value. */
+export interface ObjectWrite {
+  rv: number;
+  /** The type's last internal id, when this transaction handed one out that is not stored yet. */
+  internalId?: number;
+  folder: string;
+  json: string;
+  historyJson: string;
+  /** The object's search row (searchable kinds), written when the object is. */
+  search?: SearchFields;
+}
 
-/** Inserts the object and its ADDED history row; false when the name is taken (nothing inserted). */
-export async function insertObject(db: Db, key: ResourceKey, rv: number, folder: string, json: string, historyJson: string): Promise<boolean> {
+const counter = (key: ResourceKey, w: { rv: number; internalId?: number }) => sql`
+  UPDATE resource_version SET resource_version = ${w.rv}::bigint
+    ${w.internalId === undefined ? sql`` : sql`, last_internal_id = greatest(last_internal_id, ${w.internalId}::bigint)`}
+  WHERE "group" = ${key.group} AND resource = ${key.resource}`;
+
+/** The search row of the object `written` (a CTE's name) returns, if it returned one. */
+const searchOf = (key: ResourceKey, w: ObjectWrite, written: 'inserted' | 'updated') =>
+  w.search ? sql`, search AS (${searchUpsert(sql`SELECT ${searchRow(key, w.folder, w.search)} FROM ${sql.raw(written)}`)})` : sql``;
+
+/** Inserts the object with its ADDED history row and its search row; false when the name is taken (nothing inserted). */
+export async function insertObject(db: Db, key: ResourceKey, w: ObjectWrite): Promise<boolean> {
   const { rows } = await sql<{ written: number }>`
-    WITH counter AS (${counter(key, rv)}),
+    WITH counter AS (${counter(key, w)}),
     inserted AS (
       INSERT INTO resource ("group", resource, namespace, name, folder, resource_version, value)
-      VALUES (${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, ${folder}, ${rv}::bigint, ${json}::jsonb)
+      VALUES (${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, ${w.folder}, ${w.rv}::bigint, ${w.json}::jsonb)
       ON CONFLICT DO NOTHING
-      RETURNING folder)
+      RETURNING folder) ${searchOf(key, w, 'inserted')}
     INSERT INTO resource_history ("group", resource, namespace, name, folder, action, resource_version, previous_resource_version, value)
-    SELECT ${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, inserted.folder, 'ADDED', ${rv}::bigint, 0, ${historyJson}::jsonb
+    SELECT ${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, inserted.folder, 'ADDED', ${w.rv}::bigint, 0, ${w.historyJson}::jsonb
     FROM inserted
     RETURNING 1 AS written`.execute(db);
   return rows.length === 1;
 }
 
-/** Replaces the object stored at version `expected` and adds its MODIFIED history row; false when there is none. */
-export async function updateObject(db: Db, key: ResourceKey, rv: number, expected: number, folder: string, json: string, historyJson: string): Promise<boolean> {
+/**
+ * Replaces the object stored at version `expected`, adds its MODIFIED history row and replaces its search row;
+ * false when there is none.
+ */
+export async function updateObject(db: Db, key: ResourceKey, expected: number, w: ObjectWrite): Promise<boolean> {
   const { rows } = await sql<{ written: number }>`
-    WITH counter AS (${counter(key, rv)}),
+    WITH counter AS (${counter(key, w)}),
     updated AS (
-      UPDATE resource SET folder = ${folder}, resource_version = ${rv}::bigint, value = ${json}::jsonb
+      UPDATE resource SET folder = ${w.folder}, resource_version = ${w.rv}::bigint, value = ${w.json}::jsonb
       WHERE "group" = ${key.group} AND resource = ${key.resource} AND namespace = ${key.namespace} AND name = ${key.name}
         AND resource_version = ${expected}::bigint
-      RETURNING folder)
+      RETURNING folder) ${searchOf(key, w, 'updated')}
     INSERT INTO resource_history ("group", resource, namespace, name, folder, action, resource_version, previous_resource_version, value)
-    SELECT ${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, updated.folder, 'MODIFIED', ${rv}::bigint, ${expected}::bigint, ${historyJson}::jsonb
+    SELECT ${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, updated.folder, 'MODIFIED', ${w.rv}::bigint, ${expected}::bigint, ${w.historyJson}::jsonb
     FROM updated
     RETURNING 1 AS written`.execute(db);
   return rows.length === 1;
@@ -52,10 +76,10 @@ export async function updateObject(db: Db, key: ResourceKey, rv: number, expecte
  * Deletes the object (at version `expected` when given) with its search row, unique keys and references, and adds
  * its DELETED history row holding `finalJson` or else the object's last value; undefined when nothing was deleted.
  */
-export async function deleteObject(db: Db, key: ResourceKey, rv: number, expected: number | undefined, finalJson: string | undefined): Promise<{ folder: string; previous: number; value: JsonObject } | undefined> {
+export async function deleteObject(db: Db, key: ResourceKey, w: { rv: number; internalId?: number }, expected: number | undefined, finalJson: string | undefined): Promise<{ folder: string; previous: number; value: JsonObject } | undefined> {
   const where = sql`"group" = ${key.group} AND resource = ${key.resource} AND namespace = ${key.namespace} AND name = ${key.name}`;
   const { rows } = await sql<{ folder: string; previous: string | number; value: JsonObject }>`
-    WITH counter AS (${counter(key, rv)}),
+    WITH counter AS (${counter(key, w)}),
     deleted AS (
       DELETE FROM resource WHERE ${where} ${expected === undefined ? sql`` : sql`AND resource_version = ${expected}::bigint`}
       RETURNING folder, resource_version, value),
@@ -63,7 +87,7 @@ export async function deleteObject(db: Db, key: ResourceKey, rv: number, expecte
     uniques AS (DELETE FROM unique_key WHERE ${where} AND EXISTS (SELECT 1 FROM deleted)),
     refs AS (DELETE FROM object_reference WHERE ${where} AND EXISTS (SELECT 1 FROM deleted))
     INSERT INTO resource_history ("group", resource, namespace, name, folder, action, resource_version, previous_resource_version, value)
-    SELECT ${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, deleted.folder, 'DELETED', ${rv}::bigint, deleted.resource_version,
+    SELECT ${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, deleted.folder, 'DELETED', ${w.rv}::bigint, deleted.resource_version,
       ${finalJson === undefined ? sql`deleted.value` : sql`${finalJson}::jsonb`}
     FROM deleted
     RETURNING folder, previous_resource_version AS previous, value`.execute(db);
