@@ -927,9 +927,20 @@ export class Registry {
    * @example await identityRegistry.putWithin(tx, ctx, resourcePermissionKind, name, spec);
    */
   async putWithin(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, name: string, spec: JsonObject): Promise<Resource> {
-    const stored = await tx.get(this.key(ctx, kind, name));
-    if (!stored) return this.insert(tx, ctx, kind, this.newObject(ctx, kind, name, { metadata: { name }, spec }), {});
-    return this.rewrite(tx, ctx, kind, stored, spec);
+    const key = this.key(ctx, kind, name);
+    const create = () => this.insert(tx, ctx, kind, this.newObject(ctx, kind, name, { metadata: { name }, spec }), {});
+    // The companion of a new object is new too, nearly always: it is written at once, and read only when the name
+    // is taken (a round trip less under the type's lock). Not for a kind whose create checks what an update does
+    // not (a quota, exclusive flags).
+    if (!this.quotas[`${kind.plural}.${kind.group}`] && !kind.exclusive?.length) {
+      try {
+        return await create();
+      } catch (err) {
+        if (!(err instanceof StorageError && err.code === 'KeyExists' && err.key?.name === name)) throw err;
+      }
+    }
+    const stored = await tx.get(key);
+    return stored ? this.rewrite(tx, ctx, kind, stored, spec) : create();
   }
 
   /** Replaces a stored object's spec in the caller's transaction, its metadata kept, with no access check. */

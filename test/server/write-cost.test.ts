@@ -5,6 +5,8 @@
  * are written by one statement, and concurrent writes of one type share a transaction and its commit (group commit),
  * each still atomic on its own.
  */
+import type { JsonObject } from '../../pkg/meta';
+import { permissionObjectName } from '../../pkg/auth/authorization/stored-permissions';
 import { startTestApp, type TestApp } from '../support/app';
 import { watchApis } from '../support/apis-watch';
 import { testBackend } from '../support/backend';
@@ -40,7 +42,7 @@ async function transaction(request: () => Promise<unknown>): Promise<string[]> {
 const objectWrites = (sql: string[]) => sql.filter((s) => /^WITH counter AS/.test(s));
 const separateWrites = (sql: string[]) => sql.filter((s) => /^(insert into "resource_history"|update "?resource_version"?|insert into "?resource"? |insert into "?search_index"?)/i.test(s));
 
-test('a create in a folder: the dashboard and its permissions, one statement each, six in all', async () => {
+test('a create in a folder: the dashboard and its permissions, one statement each, five in all', async () => {
   const body = { metadata: { name: 'd1', annotations: { 'svc.app/folder': 'f' } }, spec: { title: 'D1' } };
   const sql = await transaction(() => t.as.post(DASHBOARDS).send(body).expect(201));
   // The dashboard and its managed permission: counter + object + history each in one statement.
@@ -49,8 +51,8 @@ test('a create in a folder: the dashboard and its permissions, one statement eac
   expect(separateWrites(sql)).toEqual([]);
   // No existence check before an insert, no references replaced on a new object.
   expect(sql.filter((s) => /delete from "object_reference"/i.test(s))).toEqual([]);
-  // The two counters' locks, the folder's check, the dashboard, its permission object's check and write.
-  expect(sql.length).toBeLessThanOrEqual(6);
+  // The two counters' locks, the folder's check, the dashboard and its permission object (not read first).
+  expect(sql.length).toBeLessThanOrEqual(5);
   // What the one statement wrote is there: the search row (found by title) and the internal id.
   const hits = (await t.as.get('/api/search?query=D1').expect(200)).body as { uid: string; id: number }[];
   const got = await t.as.get(`${DASHBOARDS}/d1`).expect(200);
@@ -139,3 +141,16 @@ test('concurrent creates that all succeed share commits with no savepoint betwee
   expect(statements.filter((s) => /^SAVEPOINT/i.test(s))).toEqual([]);
   for (const a of answers) expect((await t.as.get(`${DASHBOARDS}/${a.body.metadata.name}`).expect(200)).body.spec.title).toBe(a.body.spec.title);
 }, 60_000);
+
+test("a new dashboard's permissions replace a stale permission object of its name (written first, read only then)", async () => {
+  await t.as.post(DASHBOARDS).send({ metadata: { name: 'fresh' }, spec: { title: 'Fresh' } }).expect(201);
+  const permissionKey = (uid: string) => ({ group: 'iam.svc.app', resource: 'resourcepermissions', namespace: 'default', name: permissionObjectName('dashboards', uid) });
+  const freshPermissions = (await t.storage.get(permissionKey('fresh')))!.value as { metadata: JsonObject; spec: { resource: JsonObject; permissions: unknown[] } };
+  expect(freshPermissions.spec.permissions.length).toBeGreaterThan(0);
+  // Left behind by no one in particular: the same object for the name 'stale', with no permission in it.
+  const stale = { ...freshPermissions, metadata: { ...freshPermissions.metadata, name: permissionObjectName('dashboards', 'stale') }, spec: { resource: { ...freshPermissions.spec.resource, name: 'stale' }, permissions: [] } };
+  await t.storage.transact((tx) => tx.create(permissionKey('stale'), stale as unknown as JsonObject, { folder: '' }));
+  await t.as.post(DASHBOARDS).send({ metadata: { name: 'stale' }, spec: { title: 'Stale' } }).expect(201);
+  const replaced = (await t.storage.get(permissionKey('stale')))!.value as typeof freshPermissions;
+  expect(replaced.spec).toEqual({ ...freshPermissions.spec, resource: { ...freshPermissions.spec.resource, name: 'stale' } });
+});
