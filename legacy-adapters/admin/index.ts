@@ -77,6 +77,12 @@ export const adminArea = defineArea({
       params: [{ name: 'user_id', in: 'path', type: 'integer', required: true }], responses: { 400: {}, 401: {}, 403: {} },
     },
     {
+      method: 'get', path: '/api/admin/ldap-sync-status', guard: guard.serverAdmin, servedIn: enterprise, handler: ldapNotEnabled, operationId: 'getSyncStatus', tags: ['ldap_debug', 'enterprise'],
+      summary: 'The state of the LDAP background sync.',
+      description: `Enterprise edition only: 404 in the others. ${noLdap} (What the anchor answers without LDAP is not published; this server answers as its other LDAP routes.)`,
+      responses: { 400: {}, 401: {}, 403: {}, 404: {} },
+    },
+    {
       method: 'get', path: '/api/admin/ldap/:user_name', guard: guard.serverAdmin, handler: ldapNotEnabled, operationId: 'getUserFromLDAP', tags: ['admin_ldap'],
       summary: 'How a user found in LDAP would be mapped.', description: noLdap,
       params: [{ name: 'user_name', in: 'path', type: 'string', required: true }], responses: { 400: {}, 401: {}, 403: {} },

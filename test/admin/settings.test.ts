@@ -52,6 +52,11 @@ describe('open-source edition', () => {
     }
     expect((await t.anonymous.post('/api/admin/ldap/reload').auth('org-admin', 'password1')).status).toBe(403);
   });
+
+  it('does not serve the enterprise LDAP sync status (404)', async () => {
+    const res = await t.as.get('/api/admin/ldap-sync-status');
+    expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: { message: 'Not found' } });
+  });
 });
 
 describe('enterprise edition', () => {
@@ -110,5 +115,14 @@ describe('enterprise edition', () => {
     const res = await t.anonymous.put('/api/admin/settings').auth('ent-admin', 'password1').send({ updates: { 'auth.saml': { enabled: 'maybe' } } });
     expect(res.status).toBe(403);
     expect((await t.as.get('/api/admin/settings')).body).toEqual(before);
+  });
+
+  it('answers the LDAP sync status as its other LDAP routes without LDAP (400), to server admins only', async () => {
+    const res = await t.as.get('/api/admin/ldap-sync-status');
+    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { message: 'LDAP is not enabled' } });
+    expect((await t.as.get('/api/admin/ldap/status')).body).toEqual(res.body);
+    await createUser(t, 'ent-ldap-admin', { 1: 'Admin' });
+    expect((await t.anonymous.get('/api/admin/ldap-sync-status').auth('ent-ldap-admin', 'password1')).status).toBe(403);
+    expect((await t.anonymous.get('/api/admin/ldap-sync-status')).status).toBe(401);
   });
 });
