@@ -3,10 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { type InviteStatus, MAX_INVITE_EMAIL_LENGTH, MAX_INVITE_NAME_LENGTH, orgInviteKind, type OrgInviteSpec } from '../../apis/iam.svc.app/v0alpha1/orginvite';
 import { ORG_ROLES, type OrgRole } from '../../apis/iam.svc.app/v0alpha1/orgmember';
-import { roleIncludes } from '../../pkg/auth/authorization/permissions';
 import { StatusError } from '../../pkg/errors';
 import { Labels, nameProblem, type Resource } from '../../pkg/meta';
-import { type AdapterDeps, bind } from '../shared';
+import { type AdapterDeps, bind, requireRoleAtMostOwn } from '../shared';
 
 /**
  * Org invites (the anchor's temp users), as a client of the OrgInvite kind. No mail server is configured here (the
@@ -109,9 +108,8 @@ export async function addOrgInvite(req: Request, res: Response, deps: AdapterDep
   const form = bind(req, addInviteForm);
   const role = ORG_ROLES.find((r) => r === form.role);
   if (!role) throw StatusError.badRequest('Invalid role specified');
-  const caller = req.user!;
-  if (!caller.isServerAdmin && !roleIncludes(caller.orgRole ?? 'None', role)) throw new StatusError(403, 'Forbidden', "Cannot assign a role higher than user's role");
-  const orgId = caller.orgId;
+  requireRoleAtMostOwn(req, role);
+  const orgId = req.user!.orgId;
   const existing = await deps.users.userByLoginOrEmail(form.loginOrEmail);
   if (existing) {
     if (!(await req.access?.can('org.users:add', `users:id:${existing.id}`))) {
@@ -127,7 +125,7 @@ export async function addOrgInvite(req: Request, res: Response, deps: AdapterDep
   }
   // As the anchor, only an email address is mailed; another login gets an invite without an email.
   if (form.sendEmail && form.loginOrEmail.includes('@')) throw new StatusError(412, 'Conflict', SMTP_NOT_CONFIGURED);
-  const spec: OrgInviteSpec = { email: form.loginOrEmail, name: form.name ?? '', role, invitedBy: caller.identity, status: 'InvitePending' };
+  const spec: OrgInviteSpec = { email: form.loginOrEmail, name: form.name ?? '', role, invitedBy: req.user!.identity, status: 'InvitePending' };
   await deps.users.registry.create(deps.users.inOrg(by(req), orgId), KIND, { metadata: { name: newInviteCode() }, spec });
   res.json({ message: `Created invite for ${form.loginOrEmail}` });
 }

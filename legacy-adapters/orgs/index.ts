@@ -162,14 +162,14 @@ export const orgsArea = defineArea({
       body: { name: 'AddOrgUserCommand', schema: z.object({ loginOrEmail: z.string(), role }) },
       responses: {
         200: { description: 'User added to organization', schema: z.object({ message: z.string(), userId: z.number().int() }) },
-        400: { description: 'Invalid role specified' }, 401: {}, 403: {}, ...userNotFound, 409: { description: 'User is already member of this organization' },
+        400: { description: 'Invalid role specified' }, 401: {}, 403: { description: "Not permitted, Cannot assign a role higher than user's role, or Quota reached (quota.org_user, or the user's quota.user_org)" }, ...userNotFound, 409: { description: 'User is already member of this organization' },
       },
     },
     {
       method: 'patch', path: '/api/org/users/:userId', guard: guard.can('org.users:write', 'users:id:{userId}'), handler: updateOrgUser,
       operationId: 'updateOrgUserForCurrentOrg', tags: ['org'], summary: 'Change a member\'s role.', params: [userId],
       body: { name: 'UpdateOrgUserCommand', schema: z.object({ role }) },
-      responses: { 200: ok('Organization user updated'), 400: { description: 'Invalid role specified, or no Admin would be left.' }, 401: {}, 403: {}, ...userNotFound },
+      responses: { 200: ok('Organization user updated'), 400: { description: 'Invalid role specified, or no Admin would be left.' }, 401: {}, 403: { description: "Not permitted, or Cannot assign a role higher than user's role" }, ...userNotFound },
     },
     {
       method: 'delete', path: '/api/org/users/:userId', guard: guard.can('org.users:remove', 'users:id:{userId}'), handler: removeOrgUser,

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { type IdentityDirectory, lastServerAdmin, type StoredUser } from '../../pkg/auth/identity/identity-directory';
 import { StatusError } from '../../pkg/errors';
 import { z } from 'zod';
-import { type AdapterDeps, bind, bodyObject, idParam, positiveQueryInt, queryString } from '../shared';
+import { type AdapterDeps, bind, bodyObject, idParam, positiveQueryInt, queryString, requireRoleAtMostOwn } from '../shared';
 import { fromUserSearchQuery } from '../users/users-conversions';
 import { type OrgUserDTO, parseRole, toOrgDTO, toOrgUserDTO, toUserLookupDTO } from './orgs-conversions';
 
@@ -87,6 +87,7 @@ export async function addOrgUser(req: Request, res: Response, { users }: Adapter
   if (typeof b.loginOrEmail !== 'string') throw bad('bad request data');
   const role = parseRole(b.role);
   if (!role) throw bad('Invalid role specified');
+  requireRoleAtMostOwn(req, role);
   const orgId = await orgOf(req, users);
   const user = await users.userByLoginOrEmail(b.loginOrEmail);
   if (!user) throw userNotFound();
@@ -103,6 +104,7 @@ export async function updateOrgUser(req: Request, res: Response, { users }: Adap
   const userId = idParam(req, 'userId');
   const role = parseRole(bodyObject(req).role);
   if (!role) throw bad('Invalid role specified');
+  requireRoleAtMostOwn(req, role);
   const current = await users.roleOf(orgId, userId);
   if (!current) throw userNotFound();
   if (current === 'Admin' && role !== 'Admin') await keepOneAdmin(users, orgId, 'Cannot change role so that there is no organization admin left');

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { isAnonymous, isServiceAccount, permissionDeniedError } from '../../pkg/auth/authorization/org-access';
+import { type OrgRole, roleIncludes } from '../../pkg/auth/authorization/permissions';
 import { accessDeniedError } from '../../pkg/auth/authorization/require-access';
 import { StatusError } from '../../pkg/errors';
 
@@ -68,6 +69,17 @@ export function requireOrgAdmin(req: Request): void {
  * Refuses the request (403, the anchor's "You'll need additional permissions…" naming them) unless the caller may
  * do one of `actions` on `scope`; with no scope, holding it on any scope is enough.
  */
+/**
+ * Refuses (403, the anchor's words) a caller handing out a role above its own in the organization it acts in, as
+ * the anchor's RoleType.Includes: Admin includes every role, Editor includes Viewer, and anyone may hand out None,
+ * which grants nothing. Server admins may hand out any role.
+ */
+export function requireRoleAtMostOwn(req: Request, role: OrgRole): void {
+  const caller = req.user!;
+  if (caller.isServerAdmin || role === 'None' || roleIncludes(caller.orgRole ?? 'None', role)) return;
+  throw new StatusError(403, 'Forbidden', "Cannot assign a role higher than user's role");
+}
+
 export async function requireAnyAction(req: Request, actions: readonly string[], scope = ''): Promise<void> {
   for (const action of actions) if (await req.access?.can(action, scope)) return;
   throw accessDeniedError(actions);

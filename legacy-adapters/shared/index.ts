@@ -4,7 +4,7 @@ export { defineArea, type LegacyArea, type LegacyRoute, type RouteHandler, route
 export type { AdapterDeps } from './deps';
 export { byKind, legacyError, type LegacyErrors, type Wording } from './errors';
 export { folderUrl } from './folder-url';
-export { describeGuard, enforce, type Guard, guard, requireAnyAction, requireOrgAdmin, requireServerAdmin, requireUser } from './guards';
+export { describeGuard, enforce, type Guard, guard, requireAnyAction, requireOrgAdmin, requireRoleAtMostOwn, requireServerAdmin, requireUser } from './guards';
 export { isPublicApiRoute, legacyRouter, type LegacyRouterOptions } from './mount';
 export { requestContext } from './request-context';
 export { idParam, positiveInt, positiveQueryInt, queryInt, queryString } from './params';
