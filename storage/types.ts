@@ -60,8 +60,8 @@ export interface ListQuery extends GroupResource {
   folders?: readonly string[];
 }
 
-/** Which objects to count: those of one type now, in one namespace or every one, matching every label filter. */
-export type CountQuery = Pick<ListQuery, 'group' | 'resource' | 'namespace' | 'everyNamespace' | 'labels' | 'folders'>;
+/** Which objects to count: those of one type now, in one namespace or every one, matching every label filter (and names). */
+export type CountQuery = Pick<ListQuery, 'group' | 'resource' | 'namespace' | 'everyNamespace' | 'labels' | 'folders' | 'names'>;
 
 export interface ListPage {
   items: StoredObject[];

@@ -85,12 +85,12 @@ export async function completeInvite(req: Request, res: Response, deps: AdapterD
     });
   const claimed = (await setStatus('InvitePending', 'Completed')).spec;
   const login = form.username || form.email;
-  const user = await deps.users.createUser(SYSTEM, { login, email: form.email, name: form.name ?? '', password: form.password, orgId }).catch(async (err: unknown) => {
+  // The user and its membership in one transaction: a membership refused (a quota) leaves no user, and the invite pending.
+  const user = await deps.users.createUser(SYSTEM, { login, email: form.email, name: form.name ?? '', password: form.password, orgId }, claimed.role).catch(async (err: unknown) => {
     await setStatus('Completed', 'InvitePending');
     if (err instanceof StatusError && err.code === 412) throw new StatusError(412, 'Conflict', `User with email '${form.email}' or username '${login}' already exists`);
     throw err;
   });
-  await deps.users.setRole({ identity: `user:${user.uid}` }, orgId, user.id, claimed.role);
   const { token } = await deps.sessions.create(user.id, (req.ip ?? '').replace(/^::ffff:/, ''), req.get('user-agent'), { identity: `user:${user.uid}` });
   res.cookie(deps.config.auth.login_cookie_name, token, { httpOnly: true, sameSite: 'lax', path: '/', secure: deps.config.server.protocol === 'https', maxAge: deps.config.auth.login_maximum_lifetime_duration });
   res.json({ message: 'User created and logged in', id: user.id });

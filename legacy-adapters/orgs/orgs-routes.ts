@@ -43,8 +43,8 @@ async function orgUsers(orgId: number, { users, lastSeen }: AdapterDeps): Promis
 
 export async function createOrg(req: Request, res: Response, { users }: AdapterDeps): Promise<void> {
   const { name } = bind(req, createOrgCommand);
-  const org = await users.createOrg(by(req), name);
-  await users.setRole(by(req), org.id, req.user!.userId, 'Admin');
+  // The organization and its creator's membership in one transaction.
+  const org = await users.createOrg(by(req), name, undefined, req.user!.userId);
   res.json({ orgId: org.id, message: 'Organization created' });
 }
 

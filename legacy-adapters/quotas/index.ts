@@ -6,8 +6,8 @@ const tags = ['quota'];
 const orgQuota = z.object({ org_id: z.number().int(), target: z.string(), limit: z.number().int(), used: z.number().int() });
 const userQuota = z.object({ user_id: z.number().int(), target: z.string(), limit: z.number().int(), used: z.number().int() });
 const orgQuotas = { description: "Each target's limit (the [quota] setting; -1: unlimited) and what is used now.", schema: z.array(orgQuota), name: 'OrgQuotaDTO' };
-const userQuotas = { description: 'The organizations the user belongs to, against quota.user_org.', schema: z.array(userQuota), name: 'UserQuotaDTO' };
-const enforced = 'Targets user, dashboard, data_source, api_key, alert_rule; limits set for the organization (PUT .../quotas/:target), else the [quota] settings, enforced on create (403 "Quota reached") when quota.enabled.';
+const userQuotas = { description: 'The organizations the user belongs to, against its stored limit or quota.user_org (enforced as the user joins or creates one).', schema: z.array(userQuota), name: 'UserQuotaDTO' };
+const enforced = 'Targets user (members), dashboard, data_source, api_key (service account tokens), alert_rule (no alert rules here: used is always 0); limits set for the organization (PUT .../quotas/:target), else the [quota] settings, enforced on create (403 "Quota reached") when quota.enabled.';
 const message = { schema: z.object({ message: z.string() }) };
 const changeBody = { schema: updateQuotaSchema, name: 'UpdateQuotaCmd' };
 const targetParam = { name: 'target', in: 'path' as const, type: 'string' as const, required: true };
@@ -37,14 +37,14 @@ export const quotasArea = defineArea({
     {
       method: 'put', path: '/api/orgs/:orgId/quotas/:target', guard: guard.serverAdmin, handler: updateOrgQuota, operationId: 'updateOrgQuota', tags: ['orgs'],
       summary: "Set an organization's limit of one quota target.",
-      description: 'Stored in the database over the [quota] setting and enforced on the next create of dashboard and data_source (user, api_key and alert_rule are reported only). `limit` -1: no limit. 400 "bad request data" for a bad body, 404 "Quotas not enabled" while quota.enabled is false, 400 "Invalid quota target" for a target organizations do not have; each changes nothing.',
+      description: 'Stored in the database over the [quota] setting and enforced on the next create: a member (user), dashboard, data source or service account token (api_key); alert_rule is reported only. `limit` -1: no limit. 400 "bad request data" for a bad body, 404 "Quotas not enabled" while quota.enabled is false, 400 "Invalid quota target" for a target organizations do not have; each changes nothing.',
       params: [{ name: 'orgId', in: 'path', type: 'integer', required: true }, targetParam], body: changeBody,
       responses: { 200: { description: 'Organization quota updated.', ...message }, 400: {}, 401: {}, 403: {}, 404: {} },
     },
     {
       method: 'put', path: '/api/admin/users/:id/quotas/:target', guard: guard.serverAdmin, handler: adminUpdateUserQuota, operationId: 'updateUserQuota', tags: ['admin_users'],
       summary: "Set a user's limit of one quota target (org: how many organizations).",
-      description: 'Stored in the database over quota.user_org and reported by the user quota routes. `limit` -1: no limit. 400 "bad request data" for a bad body, 404 "Quotas not enabled" while quota.enabled is false, 400 "Invalid quota target" for any target but org; each changes nothing.',
+      description: 'Stored in the database over quota.user_org, reported by the user quota routes and enforced as the user joins or creates an organization. `limit` -1: no limit. 400 "bad request data" for a bad body, 404 "Quotas not enabled" while quota.enabled is false, 400 "Invalid quota target" for any target but org; each changes nothing.',
       params: [{ name: 'id', in: 'path', type: 'integer', required: true }, targetParam], body: changeBody,
       responses: { 200: { description: 'User quota updated.', ...message }, 400: {}, 401: {}, 403: {}, 404: {} },
     },

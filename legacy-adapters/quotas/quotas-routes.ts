@@ -35,7 +35,7 @@ async function orgQuotas(deps: AdapterDeps, orgId: number): Promise<OrgQuotaDTO[
   const stored = await deps.quotas.limits('org', orgId, deps.registry.namespaces.of(orgId));
   for (const t of QUOTA_TARGETS.filter((q) => q.scope === 'org')) {
     const registry = t.identity ? deps.users.registry : deps.registry;
-    const used = t.kind ? await registry.count(t.kind, { namespace: registry.namespaces.of(orgId) }) : 0;
+    const used = t.kind ? await registry.count(t.kind, t.where?.(orgId) ?? { namespace: registry.namespaces.of(orgId) }) : 0;
     out.push({ org_id: orgId, target: t.target, limit: stored[t.target] ?? t.limit(deps.config.quota), used });
   }
   return out;

@@ -76,12 +76,12 @@ export async function adminCreateUser(req: Request, res: Response, { users, conf
   if (form.password.length < MIN_PASSWORD) throw bad('Password is missing or too short');
   const wanted = fromAdminCreateUserForm(form);
   if (!(await users.orgById(wanted.orgId ?? 1))) throw bad('Organization not found');
-  const created = await users.createUser(by(req), wanted).catch((err: unknown) => {
+  // The user and its membership in one transaction: a membership refused (a quota) leaves no user behind.
+  const created = await users.createUser(by(req), wanted, config.users.auto_assign_org_role).catch((err: unknown) => {
     // The anchor names the login and email as the form gave them.
     if (err instanceof StatusError && err.code === 412) throw new StatusError(412, 'Conflict', `User with email '${form.email ?? ''}' or username '${form.login ?? ''}' already exists`);
     throw err;
   });
-  await users.setRole(by(req), created.orgId, created.id, config.users.auto_assign_org_role);
   res.json({ id: created.id, uid: created.uid, message: 'User created' });
 }
 

@@ -156,12 +156,12 @@ const quota = (def: number, what: string) => int(def, -1).describe(`${what}; -1:
 /** The anchor's `[quota]` settings (conf/defaults.ini): limits on what is created, checked when enabled. */
 const quotaSchema = z.object({
   enabled: bool(false).describe('true: a create beyond a limit answers 403 "Quota reached"'),
-  org_user: quota(10, 'members of each organization (reported only)'),
+  org_user: quota(10, 'members of each organization'),
   org_dashboard: quota(100, 'dashboards of each organization'),
   org_data_source: quota(10, 'data sources of each organization'),
   org_api_key: quota(10, 'API keys (service account tokens) of each organization'),
   org_alert_rule: quota(100, 'alert rules of each organization (no alerting here: reported only)'),
-  user_org: quota(10, 'organizations each user may create'),
+  user_org: quota(10, 'organizations each user may belong to (checked as the user joins or creates one)'),
   global_user: quota(-1, 'users of the server'),
   global_org: quota(-1, 'organizations of the server'),
   global_dashboard: quota(-1, 'dashboards of the server'),

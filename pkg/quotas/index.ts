@@ -1,2 +1,2 @@
 export { identityQuotas, objectQuotas, QUOTA_TARGETS, type QuotaScope, type QuotaTarget } from './quota-targets';
-export { StoredQuotas, storedOrgLimit } from './stored-quotas';
+export { StoredQuotas, storedOrgLimit, storedUserLimit } from './stored-quotas';

@@ -1,8 +1,9 @@
 import { authTokenKind, correlationKind, dashboardKind, dataSourceKind, orgKind, orgMemberKind, serviceAccountTokenKind, userKind } from '../../apis';
 import type { Config } from '../config';
+import { type ServiceAccountTokenSpec, TOKEN_LABELS, TOKENS_NAMESPACE } from '../../apis/iam.svc.app/v0alpha1/serviceaccounttoken';
 import { anyKind, type KindRegistration } from '../meta';
-import type { QuotaLimit } from '../registry';
-import { storedOrgLimit } from './stored-quotas';
+import type { Namespaces, QuotaLimit } from '../registry';
+import { storedOrgLimit, storedUserLimit } from './stored-quotas';
 
 /** Whose quota: an organization's (its objects) or a user's (the organizations it belongs to). */
 export type QuotaScope = 'org' | 'user';
@@ -16,14 +17,19 @@ export interface QuotaTarget {
   kind?: KindRegistration;
   /** Whether the kind lives in the identity registry (users, orgs, memberships, tokens). */
   identity?: boolean;
+  /** Where an organization's objects of the kind are: its namespace unless this says otherwise. */
+  where?: (orgId: number) => { namespace: string; labels: Record<string, string> };
 }
+
+/** An organization's service account tokens: in the identity namespace, labelled with the organization. */
+const tokensOf = (orgId: number) => ({ namespace: TOKENS_NAMESPACE, labels: { [TOKEN_LABELS.orgId]: String(orgId) } });
 
 /** The anchor's targets, in the order it lists them. */
 export const QUOTA_TARGETS: readonly QuotaTarget[] = [
   { target: 'user', scope: 'org', limit: (q) => q.org_user, kind: anyKind(orgMemberKind), identity: true },
   { target: 'dashboard', scope: 'org', limit: (q) => q.org_dashboard, kind: anyKind(dashboardKind) },
   { target: 'data_source', scope: 'org', limit: (q) => q.org_data_source, kind: anyKind(dataSourceKind) },
-  { target: 'api_key', scope: 'org', limit: (q) => q.org_api_key, kind: anyKind(serviceAccountTokenKind), identity: true },
+  { target: 'api_key', scope: 'org', limit: (q) => q.org_api_key, kind: anyKind(serviceAccountTokenKind), identity: true, where: tokensOf },
   { target: 'alert_rule', scope: 'org', limit: (q) => q.org_alert_rule },
   { target: 'org', scope: 'user', limit: (q) => q.user_org },
 ];
@@ -47,16 +53,35 @@ export function objectQuotas(config: Config): Record<string, QuotaLimit> {
 }
 
 /**
- * The identity registry's quotas from `[quota]`: users, organizations, service account tokens, sessions. `org_user`
- * is reported, not enforced: a user is created, then made a member, in two writes, and a membership refused after
- * the user was stored would leave half of a create behind.
+ * The identity registry's quotas from `[quota]`: users, organizations and sessions in all; the members of each
+ * organization (`org_user`, its namespace) and the organizations of each user (`user_org`: its memberships, named by
+ * its id in every organization's namespace); service account tokens in all and per organization (`org_api_key`:
+ * tokens live in the identity namespace, labelled with their organization). A limit stored for the organization or
+ * user comes first; each is counted in the creating transaction.
  */
-export function identityQuotas(config: Config): Record<string, QuotaLimit> {
+export function identityQuotas(config: Config, namespaces: Namespaces): Record<string, QuotaLimit> {
   const q = config.quota;
+  if (!q.enabled) return {};
   return {
-    [key(anyKind(userKind))]: { global: active(config, q.global_user) },
-    [key(anyKind(orgKind))]: { global: active(config, q.global_org) },
-    [key(anyKind(serviceAccountTokenKind))]: { perNamespace: active(config, q.org_api_key), global: active(config, q.global_api_key) },
-    [key(anyKind(authTokenKind))]: { global: active(config, q.global_session) },
+    [key(anyKind(userKind))]: { global: q.global_user },
+    [key(anyKind(orgKind))]: { global: q.global_org },
+    [key(anyKind(orgMemberKind))]: {
+      perNamespace: q.org_user,
+      stored: storedOrgLimit('user'),
+      groups: async (tx, member) => {
+        const userId = Number(member.metadata.name);
+        return [{ match: { namespace: '', everyNamespace: true, names: [member.metadata.name] }, limit: (await storedUserLimit('org')(tx, userId)) ?? q.user_org }];
+      },
+    },
+    [key(anyKind(serviceAccountTokenKind))]: {
+      global: q.global_api_key,
+      groups: async (tx, token) => {
+        const orgId = (token.spec as ServiceAccountTokenSpec).orgId;
+        const { namespace, labels } = tokensOf(orgId);
+        const match = { namespace, labels: Object.entries(labels).map(([k, v]) => ({ key: k, operator: 'Equals' as const, values: [v] })) };
+        return [{ match, limit: (await storedOrgLimit('api_key')(tx, namespaces.of(orgId))) ?? q.org_api_key }];
+      },
+    },
+    [key(anyKind(authTokenKind))]: { global: q.global_session },
   };
 }

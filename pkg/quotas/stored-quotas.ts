@@ -12,15 +12,26 @@ const objectName = (scope: QuotaScope, id: number, target: string) => (scope ===
 /** The label naming whose limit an object holds (`org-2`, `user-7`), so a list reads one owner's limits only. */
 const OWNER_LABEL = 'svc.app/quota-of';
 
+/** The limit a stored Quota object holds, as a transaction sees it. */
+async function readLimit(tx: StorageTx, namespace: string, name: string): Promise<number | undefined> {
+  const stored = await tx.get({ group: quotaKind.group, resource: quotaKind.plural, namespace, name });
+  return (stored?.value.spec as QuotaSpec | undefined)?.limit;
+}
+
 /**
  * The limit an admin set on an organization's target, read in the creating transaction (RegistryOptions.quotas
  * `stored`): the Quota object in that organization's namespace, if any.
  */
 export function storedOrgLimit(target: string): (tx: StorageTx, namespace: string) => Promise<number | undefined> {
-  return async (tx, namespace) => {
-    const stored = await tx.get({ group: quotaKind.group, resource: quotaKind.plural, namespace, name: objectName('org', 0, target) });
-    return (stored?.value.spec as QuotaSpec | undefined)?.limit;
-  };
+  return (tx, namespace) => readLimit(tx, namespace, objectName('org', 0, target));
+}
+
+/**
+ * The limit an admin set on a user's target (`org`), read in the creating transaction: the Quota object in the
+ * settings namespace, if any.
+ */
+export function storedUserLimit(target: string): (tx: StorageTx, userId: number) => Promise<number | undefined> {
+  return (tx, userId) => readLimit(tx, SETTINGS_NAMESPACE, objectName('user', userId, target));
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Resource } from '../meta';
+import type { KindRegistration, Resource } from '../meta';
 import type { StorageTx } from '../../storage';
 
 /** Who is asking, as the registry needs it: the `<user-type>:<uid>` written to createdBy/updatedBy. */
@@ -79,6 +79,14 @@ export interface WriteOptions {
    * conflict (its `conflictError`, else a 409), decided in the update's locked read-modify-write. In-process only.
    */
   expectedGeneration?: number;
+  /**
+   * Writes that commit with a create, or not at all (companion objects, through `Registry.putWithin`): `kinds`, what
+   * `write` writes, are locked with the created kind's type up front, in the global lock order; `write` gets the
+   * created object. In-process only; ignored by a dry run.
+   *
+   * @example { alongside: { kinds: [orgMemberKind], write: (tx, user) => registry.putWithin(tx, inOrg, orgMemberKind, user.metadata.name, spec) } }
+   */
+  alongside?: { kinds: readonly KindRegistration[]; write: (tx: StorageTx, created: Resource) => Promise<unknown> };
 }
 
 export interface DeleteOptions extends WriteOptions {

@@ -1,4 +1,4 @@
-export { keptVersions, type QuotaLimit, Registry, type RegistryOptions } from './store';
+export { keptVersions, type QuotaGroup, type QuotaLimit, Registry, type RegistryOptions } from './store';
 export { Namespaces, type NamespaceScheme, type OrgDirectory, storedOrgs } from './namespaces';
 export type { AccessCheck, AccessObject, AccessTarget, DeleteOptions, ListOptions, RequestContext, Requester, WriteOptions } from './context';
 export { Compactor } from './compactor';

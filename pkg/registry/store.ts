@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type StatusCause, StatusError } from '../errors';
 import { Annotations, jsonEqual, jsonProblem, Labels, type JsonObject, type KindRegistration, type KindSettings, type ManagedFieldsEntry, type Resource, type ResourceList, type SpecOf } from '../meta';
-import { type HistoryEvent, type LabelFilter, type Reference, type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
+import { type CountQuery, type HistoryEvent, type LabelFilter, type Reference, type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
 import { applyConfiguration, syncLastApplied } from './apply';
 import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from './apply-config';
 import { decodeContinue, encodeContinue } from './continue-token';
@@ -57,6 +57,19 @@ export interface QuotaLimit {
    * number, that number is the namespace's limit instead of `perNamespace`.
    */
   stored?: (tx: StorageTx, namespace: string) => Promise<number | undefined>;
+  /**
+   * Further limits the new object counts against, read in the creating transaction: the organization of an object
+   * kept outside its organization's namespace (a token), the user a membership belongs to. Each names the objects
+   * of the kind counted with the new one and their limit (undefined or negative: none).
+   */
+  groups?: (tx: StorageTx, obj: Resource) => Promise<readonly QuotaGroup[]>;
+}
+
+/** Objects of a kind counted together against one limit (see QuotaLimit.groups). */
+export interface QuotaGroup {
+  /** In this namespace, or every one, with these labels and names. */
+  match: Pick<CountQuery, 'namespace' | 'everyNamespace' | 'labels' | 'names'>;
+  limit: number | undefined;
 }
 
 /**
@@ -424,10 +437,11 @@ export class Registry {
       const obj = this.newObject(ctx, kind, requested ?? (prefix ? generateName(prefix) : ''), input, undefined, trail.seal);
       const write = () =>
         this.transact(kind, obj.metadata.name, async (tx) => {
-          await tx.lockTypes([typeOf(kind)]);
+          await tx.lockTypes([typeOf(kind), ...(opts.alongside?.kinds ?? []).map(typeOf)]);
           const created = await this.insert(tx, ctx, kind, structuredClone(obj), opts, trail);
           // Its default permissions commit with it: no reader ever sees it without them.
           if (access && !opts.dryRun) await access.created(created, tx);
+          if (opts.alongside && !opts.dryRun) await opts.alongside.write(tx, created);
           return created;
         });
       try {
@@ -674,7 +688,7 @@ export class Registry {
     await checkFolder(tx, this.folders, kind, obj);
     await checkReferences(tx, ctx, this.kinds, kind, obj, trail?.gate);
     await takeFirstFlags(tx, kind, obj);
-    await this.checkQuota(tx, ctx, kind);
+    await this.checkQuota(tx, ctx, kind, obj);
     if (opts.dryRun) {
       if (obj.metadata.name && (await tx.get(this.key(ctx, kind, obj.metadata.name)))) throw new StorageError('KeyExists', undefined, 'exists');
       return this.decorate(kind, obj);
@@ -691,14 +705,22 @@ export class Registry {
     return this.output(kind, await tx.create(this.key(ctx, kind, obj.metadata.name), forStorage(obj), writeOptionsOf(kind, obj)));
   }
 
-  /** Refuses a create that would pass the kind's quota (RegistryOptions.quotas); the type is locked by the caller. */
-  private async checkQuota(tx: StorageTx, ctx: RequestContext, kind: KindRegistration): Promise<void> {
+  /**
+   * Refuses a create that would pass the kind's quota (RegistryOptions.quotas): counted under the type's lock (taken
+   * here when the caller has not), so concurrent creates never pass a limit together.
+   */
+  private async checkQuota(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, obj: Resource): Promise<void> {
     const quota = this.quotas[`${kind.plural}.${kind.group}`];
     if (!quota) return;
-    const reached = (limit: number | undefined, count: () => Promise<number>) => limit !== undefined && limit >= 0 && count().then((n) => n >= limit);
-    const perNamespace = (await quota.stored?.(tx, ctx.namespace)) ?? quota.perNamespace;
-    if ((await reached(perNamespace, () => tx.count({ ...typeOf(kind), namespace: ctx.namespace }))) || (await reached(quota.global, () => tx.count({ ...typeOf(kind), namespace: '', everyNamespace: true })))) {
-      throw new StatusError(403, 'Forbidden', 'Quota reached');
+    const type = typeOf(kind);
+    await tx.lockTypes([type]);
+    const groups: QuotaGroup[] = [
+      { match: { namespace: ctx.namespace }, limit: (await quota.stored?.(tx, ctx.namespace)) ?? quota.perNamespace },
+      { match: { namespace: '', everyNamespace: true }, limit: quota.global },
+      ...((await quota.groups?.(tx, obj)) ?? []),
+    ];
+    for (const { match, limit } of groups) {
+      if (limit !== undefined && limit >= 0 && (await tx.count({ ...type, ...match })) >= limit) throw new StatusError(403, 'Forbidden', 'Quota reached');
     }
   }
 

@@ -78,7 +78,7 @@ export function createApp(deps: AppDeps): {
   const cloud = deps.config.server.edition === 'cloud';
   // Org 1 and the configured admin are made to exist at once; requests wait for it, and retry it if it failed
   // (the database was down at start-up).
-  const users = new IdentityDirectory(deps.storage, deps.registry.namespaces, identityQuotas(deps.config));
+  const users = new IdentityDirectory(deps.storage, deps.registry.namespaces, identityQuotas(deps.config, deps.registry.namespaces));
   const teams = new TeamDirectory(users);
   const preferences = new PreferencesDirectory(users, teams);
   // Custom roles exist in the enterprise edition only: elsewhere no role source, and their endpoints are 404.

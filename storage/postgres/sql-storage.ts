@@ -360,7 +360,7 @@ async function getObject(db: Db, key: ResourceKey, lock?: 'share' | 'update'): P
 
 /** How many objects of one type match now: one counting statement. */
 async function countObjects(db: Db, q: CountQuery): Promise<number> {
-  if (q.folders?.length === 0) return 0;
+  if (q.folders?.length === 0 || q.names?.length === 0) return 0;
   let query = db
     .selectFrom('resource as r')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -368,6 +368,7 @@ async function countObjects(db: Db, q: CountQuery): Promise<number> {
     .where('r.resource', '=', q.resource);
   if (!q.everyNamespace) query = query.where('r.namespace', '=', q.namespace);
   if (q.folders) query = query.where('r.folder', 'in', [...q.folders]);
+  if (q.names) query = query.where('r.name', 'in', [...q.names]);
   for (const p of labelFilterSql('r', q.labels ?? [])) query = query.where(p);
   const row = await query.executeTakeFirst();
   return Number(row?.n ?? 0);

@@ -73,6 +73,30 @@ describe.each<Backend>(['postgres', 'embedded'])('storage conformance (%s)', (ba
     expect(await storageCode(storage.transact((tx) => tx.delete(key('u1'))))).toBe('NotFound');
   });
 
+  test('count: one namespace or every one, by names and labels, inside a transaction as outside', async () => {
+    const C = { group: 'test.svc.app', resource: 'counted' };
+    await storage.registerTypes([C]);
+    const put = (namespace: string, name: string, labels: Record<string, string> = {}) =>
+      storage.transact((tx) => tx.create({ ...C, namespace, name }, { metadata: { name, labels }, spec: {} }, noFolder));
+    await put('default', '7', { owner: 'a' });
+    await put('org-2', '7', { owner: 'b' });
+    await put('org-2', '8', { owner: 'a' });
+    const owner = (v: string) => [{ key: 'owner', operator: 'Equals' as const, values: [v] }];
+    const queries = [
+      [{ ...C, namespace: 'org-2' }, 2],
+      [{ ...C, namespace: '', everyNamespace: true, names: ['7'] }, 2],
+      [{ ...C, namespace: '', everyNamespace: true, names: ['7', '8', '9'] }, 3],
+      [{ ...C, namespace: 'org-2', names: ['7'] }, 1],
+      [{ ...C, namespace: '', everyNamespace: true, names: [] }, 0],
+      [{ ...C, namespace: '', everyNamespace: true, labels: owner('a') }, 2],
+      [{ ...C, namespace: '', everyNamespace: true, names: ['7'], labels: owner('a') }, 1],
+    ] as const;
+    for (const [q, n] of queries) {
+      expect([q, await storage.count(q)]).toEqual([q, n]);
+      expect([q, await storage.transact((tx) => tx.count(q))]).toEqual([q, n]);
+    }
+  });
+
   test('historyValue is what history records (watch events, object history, later list pages); the current row keeps the value', async () => {
     // A type of its own: other tests count every write of T.
     const V = { group: 'test.svc.app', resource: 'vaults' };

@@ -124,9 +124,20 @@ export class IdentityDirectory {
     return (await this.registry.list(this.inOrg(SYSTEM, orgId), kind, { labelSelector })).items;
   }
 
-  /** Users and orgs are named by the registry's id sequence (never reused); `fixedId` for a well-known one (org 1). */
-  private createNumbered(by: Requester, kind: KindRegistration, spec: object, labels: Record<string, string> = {}, fixedId?: number): Promise<Resource> {
-    return this.registry.create(this.ctx(by), kind, { metadata: { ...(fixedId === undefined ? {} : { name: String(fixedId) }), labels }, spec });
+  /**
+   * Users and orgs are named by the registry's id sequence (never reused); `fixedId` for a well-known one (org 1).
+   * `member`: a membership written in the same transaction (of the new user, or in the new org), so a membership
+   * refused (a quota) leaves nothing of the create behind.
+   */
+  private createNumbered(by: Requester, kind: KindRegistration, spec: object, labels: Record<string, string> = {}, fixedId?: number, member?: (created: Resource) => { orgId: number; userId: number; role: OrgRole }): Promise<Resource> {
+    const alongside = member && {
+      kinds: [orgMemberKind],
+      write: (tx: StorageTx, created: Resource) => {
+        const { orgId, userId, role } = member(created);
+        return this.registry.putWithin(tx, this.ctx(by, this.registry.namespaces.of(orgId)), orgMemberKind, String(userId), { userId, role });
+      },
+    };
+    return this.registry.create(this.ctx(by), kind, { metadata: { ...(fixedId === undefined ? {} : { name: String(fixedId) }), labels }, spec }, { alongside });
   }
 
   private async getOrUndefined(kind: KindRegistration, name: string, namespace = IDENTITY_NAMESPACE): Promise<Resource | undefined> {
@@ -191,9 +202,10 @@ export class IdentityDirectory {
 
   /**
    * Creates a user with the next id (412 "User with same email or login already exists" when another user holds
-   * the login or email as either: the user kind's unique field, so of concurrent creates exactly one wins).
+   * the login or email as either: the user kind's unique field, so of concurrent creates exactly one wins). With
+   * `role`, the user is a member of its org (`u.orgId`) with that role, written in the same transaction.
    */
-  async createUser(by: Requester, u: NewUser): Promise<StoredUser> {
+  async createUser(by: Requester, u: NewUser, role?: OrgRole): Promise<StoredUser> {
     const login = u.login.trim() || (u.email ?? '').trim();
     const email = (u.email ?? '').trim() || login;
     const spec: UserSpec = {
@@ -207,7 +219,8 @@ export class IdentityDirectory {
       orgId: u.orgId ?? 1,
       passwordHash: await hashPassword(u.password),
     };
-    const obj = await this.createNumbered(by, userKind, spec, { [LOGIN_KEY]: keyOf(login), [EMAIL_KEY]: keyOf(email), [UID_KEY]: labelKey(spec.uid) });
+    const member = role && ((user: Resource) => ({ orgId: spec.orgId, userId: Number(user.metadata.name), role }));
+    const obj = await this.createNumbered(by, userKind, spec, { [LOGIN_KEY]: keyOf(login), [EMAIL_KEY]: keyOf(email), [UID_KEY]: labelKey(spec.uid) }, undefined, member);
     return toUser(obj as Resource<UserSpec>);
   }
 
@@ -270,10 +283,12 @@ export class IdentityDirectory {
 
   /**
    * Creates an organization with the next id, `fixedId` for org 1 (409 "Organization name taken", the anchor's
-   * answer, when another has the name in any case: the org kind's unique field).
+   * answer, when another has the name in any case: the org kind's unique field). `adminId`: that user is made the
+   * organization's Admin in the same transaction.
    */
-  async createOrg(by: Requester, name: string, fixedId?: number): Promise<StoredOrg> {
-    const obj = await this.createNumbered(by, orgKind, { name }, {}, fixedId);
+  async createOrg(by: Requester, name: string, fixedId?: number, adminId?: number): Promise<StoredOrg> {
+    const member = adminId === undefined ? undefined : (org: Resource) => ({ orgId: Number(org.metadata.name), userId: adminId, role: 'Admin' as const });
+    const obj = await this.createNumbered(by, orgKind, { name }, {}, fixedId, member);
     return { id: Number(obj.metadata.name), name };
   }
 
