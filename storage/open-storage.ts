@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Extension } from '@electric-sql/pglite';
 import { type Dialect, Kysely, type LogEvent, PostgresDialect } from 'kysely';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { SqlStorage } from './postgres/sql-storage';
 import type { Database } from './postgres/schema';
 import { acquireDirLock } from './dir-lock';
@@ -48,16 +48,23 @@ function openServer(url: string, max: number): Storage {
   // the pool discards a client that is no longer queryable when it is released, so no dead connection is reused.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  return sqlStorage(new PostgresDialect({ pool }), 'postgres', pool);
+  // The provisioning lock (Storage.exclusively) is held by a connection outside the pool, so the work it guards has
+  // the whole pool: one connection beyond max_open_conn while a process holds or waits for it.
+  const lockSession = () => {
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000, keepAlive: true });
+    client.on('error', () => undefined);
+    return client;
+  };
+  return sqlStorage(new PostgresDialect({ pool }), 'postgres', pool, lockSession);
 }
 
 /** The storage over a dialect, each query's duration told to the observers of `observeQueries` (kysely's log hook). */
-function sqlStorage(dialect: Dialect, backend: 'postgres' | 'embedded', pool?: Pool): SqlStorage {
+function sqlStorage(dialect: Dialect, backend: 'postgres' | 'embedded', pool?: Pool, lockSession?: () => Client): SqlStorage {
   const queries = new Set<QueryObserver>();
   const log = (e: LogEvent) => {
     for (const observe of queries) observe(e.queryDurationMillis / 1000, e.level === 'error', e.query.sql);
   };
-  return new SqlStorage(new Kysely<Database>({ dialect, log }), backend, { pool, queries });
+  return new SqlStorage(new Kysely<Database>({ dialect, log }), backend, { pool, queries, lockSession });
 }
 
 const PG_TRGM: string = '@electric-sql/pglite/contrib/pg_trgm';

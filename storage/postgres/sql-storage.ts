@@ -75,6 +75,8 @@ function toStored(t: GroupResource, row: Row): StoredObject {
 export class SqlStorage implements Storage {
   /** The callers of {@link exclusively} in this process, by lock name: each waits for the one before it. */
   private readonly exclusive = new Map<string, Promise<void>>();
+  /** The connections outside the pool that hold the locks of {@link exclusively} (PostgreSQL), by lock name. */
+  private readonly lockSessions = new Map<string, Promise<LockSession>>();
   /** Writes of one type that arrive together share a transaction and its commit (see commit-group.ts). */
   private readonly commitGroups = new CommitGroups<SqlTx>({
     transaction: (body) => this.db.transaction().execute((trx) => body(new SqlTx(trx))),
@@ -87,7 +89,7 @@ export class SqlStorage implements Storage {
   constructor(
     private readonly db: Kysely<Database>,
     readonly backend: 'postgres' | 'embedded',
-    private readonly instruments: { pool?: { totalCount: number; idleCount: number; waitingCount: number }; queries?: Set<QueryObserver> } = {},
+    private readonly instruments: { pool?: { totalCount: number; idleCount: number; waitingCount: number }; queries?: Set<QueryObserver>; lockSession?: () => LockSession } = {},
   ) {
     this.hot = {
       get: selectObject(db, { group: '', resource: '', namespace: '', name: '' }).compile(),
@@ -164,18 +166,45 @@ export class SqlStorage implements Storage {
     await previous;
     try {
       if (this.backend === 'embedded') return await fn();
-      // A connection of its own holds the session lock while `fn` works through the pool.
-      return await this.db.connection().execute(async (conn) => {
-        await sql`SELECT pg_advisory_lock(hashtextextended(${`svc-exclusive:${name}`}, 0))`.execute(conn);
-        try {
-          return await fn();
-        } finally {
-          await sql`SELECT pg_advisory_unlock(hashtextextended(${`svc-exclusive:${name}`}, 0))`.execute(conn);
-        }
-      });
+      // A session outside the pool holds the lock, so `fn` has the whole pool: a pool connection held by the lock
+      // left a pool of max_open_conn = 1 (two, its floor) one connection, and work needing two at once waited for
+      // a connection that only its own end would free.
+      const key = `svc-exclusive:${name}`;
+      await this.lockSession(name, (session) => session.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]));
+      try {
+        return await fn();
+      } finally {
+        await this.lockSession(name, (session) => session.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]));
+      }
     } finally {
       release();
       if (this.exclusive.get(name) === queued) this.exclusive.delete(name);
+    }
+  }
+
+  /**
+   * Runs a query on the lock session of `name` (one PostgreSQL connection outside the pool per lock name, opened at
+   * its first use and kept until close); a session whose query fails is ended, and the next use opens another (a
+   * session lock ends with its connection).
+   */
+  private async lockSession(name: string, query: (session: LockSession) => Promise<unknown>): Promise<void> {
+    const open = this.instruments.lockSession;
+    if (!open) throw new StorageError('Unavailable', undefined, 'no lock session for this database');
+    let session = this.lockSessions.get(name);
+    if (!session) {
+      const opened = open();
+      session = opened.connect().then(() => opened, async (err: unknown) => {
+        await opened.end().catch(() => undefined);
+        throw err;
+      });
+      this.lockSessions.set(name, session);
+    }
+    try {
+      await query(await session);
+    } catch (err) {
+      if (this.lockSessions.get(name) === session) this.lockSessions.delete(name);
+      await session.then((s) => s.end()).catch(() => undefined);
+      throw err;
     }
   }
 
@@ -331,8 +360,18 @@ export class SqlStorage implements Storage {
   }
 
   async close(): Promise<void> {
+    const sessions = [...this.lockSessions.values()];
+    this.lockSessions.clear();
+    await Promise.all(sessions.map((s) => s.then((session) => session.end()).catch(() => undefined)));
     await this.db.destroy();
   }
+}
+
+/** A PostgreSQL connection of its own (pg's Client), for the session locks of {@link SqlStorage.exclusively}. */
+export interface LockSession {
+  connect(): Promise<unknown>;
+  query(text: string, values: unknown[]): Promise<unknown>;
+  end(): Promise<unknown>;
 }
 
 function toEvent(t: GroupResource, r: Row & { previous_resource_version: string | number; action: string }): HistoryEvent {

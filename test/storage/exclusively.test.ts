@@ -53,6 +53,17 @@ describe.each<Backend>(['postgres', 'embedded'])('Storage.exclusively (%s)', (ba
     expect(serial(trace)).toBe(true);
   });
 
+  test('the lock takes no connection of the pool: with the smallest pool (max_open_conn = 1), its holder may use two at once (PostgreSQL)', async () => {
+    if (!db.url) return;
+    const small = await openStorage({ url: db.url, dataDir: '', maxConnections: 1 });
+    const key = { group: 'test.svc.app', resource: 'widgets', namespace: 'default', name: 'none' };
+    // A transaction open while another query runs, as a provisioning apply beside a request.
+    const work = small.exclusively('small', () => small.transact(async (tx) => [await tx.get(key), await small.get(key)]));
+    const outcome = await Promise.race([work.then(() => 'done'), pause(15_000).then(() => 'hung')]);
+    expect(outcome).toBe('done');
+    await small.close();
+  }, 60_000);
+
   test('another name does not wait; a failing holder releases the lock and its error reaches the caller', async () => {
     let inner = false;
     await a.exclusively('outer', async () => {
