@@ -1,4 +1,5 @@
 import { StatusError } from '../../pkg/errors';
+import type { LibraryPanelSpec } from '../../apis/dashboard.svc.app/v1beta1/librarypanel';
 import type { Resource } from '../../pkg/meta';
 import { legacyError } from '../shared/errors';
 import {
@@ -11,9 +12,10 @@ import {
   toElementDTO,
   toNewElement,
   toPatchedElement,
+  type LibraryElementObject,
 } from './library-elements-conversions';
 
-const element = (name: string, spec: Record<string, unknown> = {}, folder = ''): Resource => ({
+const element = (name: string, spec: Partial<LibraryPanelSpec> = {}, folder = ''): LibraryElementObject => ({
   apiVersion: 'dashboard.svc.app/v1beta1',
   kind: 'LibraryPanel',
   metadata: {

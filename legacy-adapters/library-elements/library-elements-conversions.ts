@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIBRARY_ELEMENT_EXISTS, LibraryElementKind } from '../../apis/dashboard.svc.app/v1beta1/librarypanel';
+import { LIBRARY_ELEMENT_EXISTS, LibraryElementKind, type LibraryPanelSpec } from '../../apis/dashboard.svc.app/v1beta1/librarypanel';
 import { legacyCauseMessage, StatusError } from '../../pkg/errors';
 import { Annotations, type JsonObject, Labels, type Resource } from '../../pkg/meta';
 import { byKind, type LegacyErrors } from '../shared/errors';
@@ -176,13 +176,16 @@ export interface LibraryElementDTO {
   };
 }
 
-export const legacyIdOf = (obj: Resource): number => Number(obj.metadata.labels?.[Labels.deprecatedInternalID] ?? 0);
-export const folderUidOf = (obj: Resource): string => obj.metadata.annotations?.[Annotations.folder] ?? '';
+/** A library element as the registry answers it (the LibraryPanel kind's own spec). */
+export type LibraryElementObject = Resource<LibraryPanelSpec>;
+
+export const legacyIdOf = (obj: Resource<unknown>): number => Number(obj.metadata.labels?.[Labels.deprecatedInternalID] ?? 0);
+export const folderUidOf = (obj: Resource<unknown>): string => obj.metadata.annotations?.[Annotations.folder] ?? '';
 
 /** The anchor's LibraryElementDTO (spec §2.8) of a LibraryPanel. */
-export function toElementDTO(obj: Resource, c: ElementContext): LibraryElementDTO {
+export function toElementDTO(obj: LibraryElementObject, c: ElementContext): LibraryElementDTO {
   const created = obj.metadata.creationTimestamp;
-  const spec = obj.spec as { name: string; kind: number; type: string; description: string; model: JsonObject };
+  const spec = obj.spec;
   return {
     id: legacyIdOf(obj),
     orgId: c.orgId,
@@ -221,11 +224,11 @@ export interface LibraryElementConnectionDTO {
  * A connection (spec §2.8): the dashboard using the element, as of its last save. `id` is deprecated and has no
  * stored row of its own here: it is the dashboard's id, unique per element.
  */
-export function toConnectionDTO(element: Resource, dashboard: Resource, createdBy: MetaUser): LibraryElementConnectionDTO {
+export function toConnectionDTO(element: LibraryElementObject, dashboard: Resource, createdBy: MetaUser): LibraryElementConnectionDTO {
   const id = legacyIdOf(dashboard);
   return {
     id,
-    kind: Number((element.spec as { kind: number }).kind),
+    kind: Number(element.spec.kind),
     elementId: legacyIdOf(element),
     connectionId: id,
     connectionUid: dashboard.metadata.name,
@@ -281,9 +284,9 @@ export function parseElementSearch(query: Record<string, unknown>): ElementSearc
  *
  * @example searchElements(elements, { ...search, searchString: 'cpu' }) // { totalCount: 2, page: [...] }
  */
-export function searchElements(elements: readonly Resource[], q: ElementSearch & { folderUids?: string[] }): { totalCount: number; page: Resource[] } {
+export function searchElements(elements: readonly LibraryElementObject[], q: ElementSearch & { folderUids?: string[] }): { totalCount: number; page: LibraryElementObject[] } {
   const needle = q.searchString.toLowerCase();
-  const spec = (o: Resource) => o.spec as { name: string; kind: number; type: string; description: string };
+  const spec = (o: LibraryElementObject) => o.spec;
   const matches = elements.filter((o) => {
     const s = spec(o);
     if (needle && !s.name.toLowerCase().includes(needle) && !s.description.toLowerCase().includes(needle)) return false;
@@ -292,7 +295,7 @@ export function searchElements(elements: readonly Resource[], q: ElementSearch &
     if (q.excludeUid && o.metadata.name === q.excludeUid) return false;
     return !q.folderUids || q.folderUids.includes(folderUidOf(o));
   });
-  const byName = (a: Resource, b: Resource) => {
+  const byName = (a: LibraryElementObject, b: LibraryElementObject) => {
     const [x, y] = [spec(a).name, spec(b).name];
     return x < y ? -1 : x > y ? 1 : a.metadata.name < b.metadata.name ? -1 : 1;
   };

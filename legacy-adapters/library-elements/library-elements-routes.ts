@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
-import { dashboardKind as typedDashboardKind, folderKind as typedFolderKind, libraryPanelKind as typedLibraryPanelKind } from '../../apis';
+import { dashboardKind as typedDashboardKind, folderKind as typedFolderKind, libraryPanelKind } from '../../apis';
 import { notFoundAsUndefined, StatusError } from '../../pkg/errors';
-import { Annotations, anyKind, Labels, randomUid, type Resource } from '../../pkg/meta';
+import { Annotations, anyKind, Labels, randomUid } from '../../pkg/meta';
 import type { RequestContext } from '../../pkg/registry';
 import { requestContext } from '../shared/request-context';
 import type { AdapterDeps } from '../shared';
@@ -12,6 +12,7 @@ import {
   folderUidOf,
   LibraryElementMessages,
   legacyIdOf,
+  type LibraryElementObject,
   type MetaUser,
   NO_USER,
   parseCreateCommand,
@@ -24,7 +25,7 @@ import {
   toPatchedElement,
 } from './library-elements-conversions';
 
-const ELEMENTS = anyKind(typedLibraryPanelKind);
+const ELEMENTS = libraryPanelKind;
 const DASHBOARDS = anyKind(typedDashboardKind);
 const FOLDERS = anyKind(typedFolderKind);
 
@@ -50,8 +51,8 @@ class ElementView {
   }
 
   /** Every element the caller may read. */
-  async all(): Promise<Resource[]> {
-    const out: Resource[] = [];
+  async all(): Promise<LibraryElementObject[]> {
+    const out: LibraryElementObject[] = [];
     let next: string | undefined;
     do {
       const page = await this.deps.registry.list(this.ctx, ELEMENTS, { limit: PAGE, continue: next });
@@ -79,7 +80,7 @@ class ElementView {
   }
 
   /** The DTOs of `elements`, in their order, with their connections counted in one read. */
-  async dtos(elements: readonly Resource[]) {
+  async dtos(elements: readonly LibraryElementObject[]) {
     const references = await this.deps.registry.referrers(this.ctx, ELEMENTS, elements.map((e) => e.metadata.name));
     const count = (name: string) => references.filter((r) => r.to.name === name).length;
     const orgId = this.deps.registry.namespaces.orgIdOf(this.ctx.namespace) ?? 0;
@@ -92,7 +93,7 @@ class ElementView {
     );
   }
 
-  async dto(element: Resource) {
+  async dto(element: LibraryElementObject) {
     return (await this.dtos([element]))[0];
   }
 
