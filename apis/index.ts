@@ -22,6 +22,7 @@ import { teamGroupKind } from './iam.svc.app/v0alpha1/teamgroup';
 import { userKind } from './iam.svc.app/v0alpha1/user';
 import { playlistKind } from './playlist.svc.app/v1/playlist';
 import { preferencesKind } from './preferences.svc.app/v1alpha1/preferences';
+import { queryHistoryKind } from './queryhistory.svc.app/v0alpha1/queryhistory';
 import { snapshotKind } from './dashboard.svc.app/v1beta1/snapshot';
 export { DELETE_KEY_LABEL, deleteKeyLabel, EXPIRES_LABEL, isExpired, KEY_LABEL, randomSnapshotKey, SECURE_DASHBOARD, SNAPSHOT_KEY } from './dashboard.svc.app/v1beta1/snapshot';
 import { resourcePermissionKind } from './iam.svc.app/v0alpha1/resourcepermission';
@@ -45,6 +46,7 @@ export {
   orgMemberKind,
   playlistKind,
   preferencesKind,
+  queryHistoryKind,
   quotaKind,
   roleBindingKind,
   roleKind,
@@ -87,6 +89,7 @@ export const identityKinds: readonly KindRegistration[] = [
   anyKind(lastSeenKind),
   anyKind(preferencesKind),
   anyKind(starsKind),
+  anyKind(queryHistoryKind),
 ];
 
 /**

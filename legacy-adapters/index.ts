@@ -17,6 +17,7 @@ import { playlistsArea } from './playlists';
 import { preferencesArea } from './preferences';
 import { quotasArea } from './quotas';
 import { provisioningArea } from './provisioning';
+import { queryHistoryArea } from './query-history';
 import { searchArea } from './search';
 import { serviceAccountsArea } from './serviceaccounts';
 import { sessionsArea } from './sessions';
@@ -54,6 +55,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   dataSourcesArea,
   // After the data sources: /api/datasources/uid/health and /name/health are theirs, not a health check of id "uid".
   dsQueryArea,
+  queryHistoryArea,
   snapshotsArea,
   libraryElementsArea,
   annotationsArea,

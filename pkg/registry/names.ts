@@ -8,11 +8,16 @@ const RANDOM_LENGTH = 5;
 /** kube-apiserver's alphabet for generated suffixes: no vowels (no words), no look-alikes (0/o, 1/l). */
 const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
+/** `length` random characters of kube-apiserver's alphabet: a valid name (uid) on its own. */
+export function randomName(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += ALPHABET[randomInt(ALPHABET.length)];
+  return out;
+}
+
 /** `generateName` + 5 random characters; the prefix is cut so the name fits in 40. */
 export function generateName(prefix: string): string {
-  let suffix = '';
-  for (let i = 0; i < RANDOM_LENGTH; i++) suffix += ALPHABET[randomInt(ALPHABET.length)];
-  return prefix.slice(0, MAX_NAME_LENGTH - RANDOM_LENGTH) + suffix;
+  return prefix.slice(0, MAX_NAME_LENGTH - RANDOM_LENGTH) + randomName(RANDOM_LENGTH);
 }
 
 /** Why `prefix` cannot start a generated name, or undefined. */

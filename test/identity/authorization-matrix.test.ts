@@ -70,6 +70,15 @@ async function dashboardId(n: string): Promise<string> {
   return (await t.as.get(path)).body.metadata.labels['svc.app/deprecatedInternalID'] as string;
 }
 
+/** A query history entry of the server admin (starred when asked): its uid. */
+async function adminQuery(starred = false): Promise<string> {
+  const uid = (await t.as.post('/api/query-history').send({ datasourceUid: 'ds1', queries: [{ refId: 'A' }] }).expect(200)).body.result.uid as string;
+  if (starred) await t.as.post(`/api/query-history/star/${uid}`).expect(200);
+  return uid;
+}
+/** The server admin's own entry: found for it alone (404 to every other caller, 403 to a non-member of org 1). */
+const adminsOwn: Expect = { anonymous: 401, viewer: 404, editor: 404, orgAdmin: 404, serverAdmin: 200, otherOrg: 403 };
+
 const playlistSpec = { title: 'P', interval: '5m', items: [] };
 /** A library element of org 1 at the root (names are unique per folder). */
 const elementSpec = (n: string) => ({ name: `E ${n}`, kind: 1, model: { type: 'stat' } });
@@ -392,6 +401,13 @@ const ROWS: Row[] = [
     expect: orgAdmin(),
   },
   { route: 'DELETE /api/teams/:teamId/members/:userId', call: async ({ n }) => ({ path: `/api/teams/${await team(n)}/members/${await teamMember(n)}` }), expect: orgAdmin() },
+  // Query history (test/legacy/query-history.test.ts): every caller's own; an entry made by the server admin is 404 to anyone else.
+  { route: 'POST /api/query-history', call: () => ({ path: '/api/query-history', body: { datasourceUid: 'ds1', queries: [{ refId: 'A' }] } }), expect: orgRead() },
+  { route: 'GET /api/query-history', call: () => ({ path: '/api/query-history' }), expect: orgRead() },
+  { route: 'POST /api/query-history/star/:uid', call: async () => ({ path: `/api/query-history/star/${await adminQuery()}` }), expect: adminsOwn },
+  { route: 'DELETE /api/query-history/star/:uid', call: async () => ({ path: `/api/query-history/star/${await adminQuery(true)}` }), expect: adminsOwn },
+  { route: 'DELETE /api/query-history/:uid', call: async () => ({ path: `/api/query-history/${await adminQuery()}` }), expect: adminsOwn },
+  { route: 'PATCH /api/query-history/:uid', call: async () => ({ path: `/api/query-history/${await adminQuery()}`, body: { comment: 'c' } }), expect: adminsOwn },
   // The deprecated API keys (test/identity/api-keys.test.ts): org Admins hold apikeys:*; there are no keys.
   { route: 'GET /api/auth/keys', call: () => ({ path: '/api/auth/keys' }), expect: orgAdmin() },
   { route: 'POST /api/auth/keys', call: ({ n }) => ({ path: '/api/auth/keys', body: { name: n, role: 'Viewer' } }), expect: orgAdmin(410) },
