@@ -136,6 +136,8 @@ export class ScopedReads implements Storage {
 
   search: Storage['search'] = (query) => this.inner.search(query);
   count: Storage['count'] = (query) => this.inner.count(query);
+  page: Storage['page'] = (query) => this.inner.page(query);
+  tagCounts: Storage['tagCounts'] = (query) => this.inner.tagCounts(query);
 
   referrers: Storage['referrers'] = (query) => this.inner.referrers(query);
 

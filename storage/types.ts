@@ -172,6 +172,50 @@ export interface SearchHit extends SearchFields {
   position: SearchPosition;
 }
 
+/** A field of a stored object, as the path of keys leading to it: `['spec', 'login']`. */
+export type FieldPath = readonly string[];
+
+/**
+ * One page of a type's objects in one namespace, selected, sorted and counted by the database (the legacy API's
+ * paged searches): every condition given must hold.
+ */
+export interface PageQuery extends GroupResource {
+  namespace: string;
+  labels?: readonly LabelFilter[];
+  /** Only these names. */
+  names?: readonly string[];
+  /**
+   * Only objects named as an object of this type in its namespace is named: the users (named by their id) who are
+   * members of an organization (its memberships are named by the user's id).
+   */
+  namedAs?: GroupResource & { namespace: string };
+  /** Fields holding exactly one of these values (string, number or boolean JSON values). */
+  equal?: readonly { path: FieldPath; values: readonly (string | number | boolean)[] }[];
+  /** Objects one of whose `paths` holds `text`, ignoring case; an empty text matches every object. */
+  contains?: { paths: readonly FieldPath[]; text: string };
+  /**
+   * The order, first key first, then the name: `text` compares case-folded strings byte by byte (a missing field
+   * first), `number` numerically (one that is no integer first).
+   */
+  order: readonly { path: FieldPath; as: 'text' | 'number' }[];
+  /** Matches to skip (earlier pages). */
+  offset: number;
+  /** At most this many; undefined = every match from `offset` on. */
+  limit?: number;
+}
+
+/** A page of {@link PageQuery}, and how many objects match in all. */
+export interface Page {
+  items: StoredObject[];
+  total: number;
+}
+
+/** How many objects of some types in one namespace carry each tag of the search index, by tag (byte order). */
+export interface TagCountQuery {
+  namespace: string;
+  types: readonly GroupResource[];
+}
+
 /** Reads and writes inside one database transaction; every write takes the next resourceVersion. */
 export interface StorageTx {
   /**
@@ -274,6 +318,10 @@ export interface Storage {
   referrers(query: ReferrersQuery): Promise<Reference[]>;
   /** One page of the search index (see {@link SearchQuery}); `more` when hits follow. */
   search(query: SearchQuery): Promise<{ hits: SearchHit[]; more: boolean }>;
+  /** One page of a type's objects with the number of matches (see {@link PageQuery}): one statement. */
+  page(query: PageQuery): Promise<Page>;
+  /** Each tag of the search index with how many objects of the types carry it, by tag: one statement. */
+  tagCounts(query: TagCountQuery): Promise<{ tag: string; count: number }[]>;
   /**
    * Brings a type's search rows in line with its stored objects when they differ (objects stored before the
    * kind was searchable, or before the index existed): `fields` computes a row from a stored value. Runs under the

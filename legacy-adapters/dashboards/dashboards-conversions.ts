@@ -277,13 +277,9 @@ export interface DashboardTagCloudItem {
   count: number;
 }
 
-export function toTagCloud(dashboards: readonly Resource[]): DashboardTagCloudItem[] {
-  const counts = new Map<string, number>();
-  for (const d of dashboards) {
-    const tags = Array.isArray(d.spec.tags) ? d.spec.tags : [];
-    for (const term of new Set(tags.filter((t): t is string => typeof t === 'string' && t !== ''))) counts.set(term, (counts.get(term) ?? 0) + 1);
-  }
-  return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([term, count]) => ({ term, count }));
+/** The tag cloud from the registry's tag counts (by tag, each dashboard counted once per tag). */
+export function toTagCloud(counts: readonly { tag: string; count: number }[]): DashboardTagCloudItem[] {
+  return counts.map(({ tag, count }) => ({ term: tag, count }));
 }
 
 /** `DELETE /api/dashboards/uid/:uid`: the anchor's {title, message, uid}, with the spec's `id`. */

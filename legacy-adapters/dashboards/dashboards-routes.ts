@@ -2,7 +2,6 @@ import type { Request, Response } from 'express';
 import { UNKNOWN_WRITER, writerLogins } from '../../pkg/auth/identity/identity-logins';
 import { dashboardRights } from '../../pkg/auth/authorization/dashboard-rights';
 import { StatusError } from '../../pkg/errors';
-import type { Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
 import { requestContext } from '../shared/request-context';
 import { starsOf } from '../../pkg/stars/stars';
@@ -29,8 +28,6 @@ import { restoreMessage, toVersionMeta } from './versions-conversions';
 
 /** Spec §8: the versions listing returns at most this many, also when `limit` is missing or invalid. */
 const DEFAULT_VERSIONS_LIMIT = 1000;
-/** Lists read through the registry in pages of this many. */
-const PAGE = 500;
 
 /**
  * `convert` with stored identities (`user:<uid>`, `service-account:<uid>`) shown as the logins the anchor shows
@@ -56,18 +53,6 @@ async function folderInfo(registry: Registry, ctx: RequestContext, uid: string):
     if (err instanceof StatusError && (err.code === 403 || err.code === 404)) return { id: 0, uid, title: '' };
     throw err;
   }
-}
-
-/** Every dashboard the caller may read, page by page. */
-async function allDashboards(registry: Registry, ctx: RequestContext): Promise<Resource[]> {
-  const out: Resource[] = [];
-  let next: string | undefined;
-  do {
-    const page = await registry.list(ctx, dashboardKind, { limit: PAGE, continue: next });
-    out.push(...page.items);
-    next = page.metadata.continue;
-  } while (next);
-  return out;
 }
 
 /** Undefined for a dashboard the caller cannot read (gone, hidden, invalid uid); rethrows anything else. */
@@ -100,7 +85,7 @@ export async function getHomeDashboard(req: Request, res: Response, deps: Adapte
 
 export async function getDashboardTags(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const { registry } = deps;
-  res.json(toTagCloud(await allDashboards(registry, requestContext(req, registry))));
+  res.json(toTagCloud(await registry.tagCounts(requestContext(req, registry), [dashboardKind])));
 }
 
 export async function getDashboardByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {

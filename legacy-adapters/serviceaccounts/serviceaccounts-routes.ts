@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ORG_ROLES } from '../../apis/iam.svc.app/v0alpha1/orgmember';
 import { type OrgRole, roleIncludes } from '../../pkg/auth/authorization/permissions';
-import { hasExpired, type ServiceAccountChange, type ServiceAccounts, serviceAccountNotFound, type StoredServiceAccount } from '../../pkg/auth/identity/service-accounts';
+import { type ServiceAccountChange, type ServiceAccounts, serviceAccountNotFound, type StoredServiceAccount } from '../../pkg/auth/identity/service-accounts';
 import { StatusError } from '../../pkg/errors';
 import { type AdapterDeps, bodyObject, idParam, positiveQueryInt } from '../shared';
 import { type SearchOrgServiceAccountsResult, toServiceAccountDTO, toServiceAccountProfileDTO, toTokenDTO } from './serviceaccounts-conversions';
@@ -65,19 +65,19 @@ export async function createServiceAccount(req: Request, res: Response, { accoun
 export async function searchOrgServiceAccountsWithPaging(req: Request, res: Response, { accounts }: AdapterDeps): Promise<void> {
   const perPage = positiveQueryInt(req.query.perpage, DEFAULT_PER_PAGE);
   const page = positiveQueryInt(req.query.page, 1);
-  const query = typeof req.query.query === 'string' ? req.query.query.toLowerCase() : '';
+  const query = typeof req.query.query === 'string' ? req.query.query : '';
   const orgId = req.user!.orgId;
-  const tokens = await accounts.tokens(orgId);
-  const tokensOf = (sa: StoredServiceAccount) => tokens.filter((t) => t.serviceAccountUid === sa.uid);
-  const matches = (await accounts.list(orgId)).filter(
-    (sa) =>
-      (sa.name.toLowerCase().includes(query) || sa.login.toLowerCase().includes(query)) &&
-      (!queryBool(req.query.disabled ?? req.query.Disabled) || sa.isDisabled) &&
-      (!queryBool(req.query.expiredTokens) || tokensOf(sa).some((t) => hasExpired(t))),
-  );
+  const { accounts: found, totalCount } = await accounts.search(orgId, {
+    query,
+    disabled: queryBool(req.query.disabled ?? req.query.Disabled),
+    expiredTokens: queryBool(req.query.expiredTokens),
+    offset: (page - 1) * perPage,
+    limit: perPage,
+  });
+  const tokens = await accounts.tokensOfAccounts(orgId, found.map((sa) => sa.uid));
   const result: SearchOrgServiceAccountsResult = {
-    totalCount: matches.length,
-    serviceAccounts: matches.slice((page - 1) * perPage, page * perPage).map((sa) => toServiceAccountDTO(sa, tokensOf(sa).length)),
+    totalCount,
+    serviceAccounts: found.map((sa) => toServiceAccountDTO(sa, tokens.filter((t) => t.serviceAccountUid === sa.uid).length)),
     page,
     perPage,
   };

@@ -73,18 +73,16 @@ export async function searchTeams(req: Request, res: Response, { teams }: Adapte
   const orgId = req.user!.orgId;
   const perPage = positiveQueryInt(req.query.perpage, 1000);
   const page = positiveQueryInt(req.query.page, 1);
-  const query = queryString(req.query.query).toLowerCase();
-  const name = queryString(req.query.name);
-  const matching = (await teams.listTeams(orgId)).filter((t) => t.name.toLowerCase().includes(query) && (!name || t.name === name));
-  const visible = await req.access!.filter('teams:read', matching, (t) => teamScope(t.id));
-  const memberships = await teams.allMemberships(orgId);
+  const q = { query: queryString(req.query.query), name: queryString(req.query.name), offset: (page - 1) * perPage, limit: perPage };
+  const found = await teams.searchTeams(orgId, { ...q, access: req.access });
+  const memberships = await teams.membershipsOfTeams(orgId, found.teams.map((t) => t.id));
   const mine = req.user!.identity.slice('user:'.length);
   const teamsOnPage = [];
-  for (const t of visible.slice((page - 1) * perPage, page * perPage)) {
+  for (const t of found.teams) {
     const members = memberships.filter((m) => m.teamId === t.id);
     teamsOnPage.push({ ...toTeamDTO(t, members.length, members.find((m) => m.userUid === mine)?.permission), ...(await accessControlOf(req, t)) });
   }
-  const result: SearchTeamQueryResult = { totalCount: visible.length, teams: teamsOnPage, page, perPage };
+  const result: SearchTeamQueryResult = { totalCount: found.totalCount, teams: teamsOnPage, page, perPage };
   res.json(result);
 }
 

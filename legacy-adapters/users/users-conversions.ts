@@ -206,20 +206,6 @@ export function fromUserSearchQuery(q: Record<string, unknown>): UserSearchQuery
   return { query: typeof q.query === 'string' ? q.query.trim() : '', page: positiveQueryInt(q.page, 1), perPage: positiveQueryInt(q.perpage, 1000) };
 }
 
-/**
- * One page of the users matching the query (login, email or name containing it, any case), ordered by login.
- *
- * @example
- *   searchUsers(all, { query: 'an', page: 1, perPage: 10 }); // { totalCount, users: StoredUser[] }
- */
-export function searchUsers(all: StoredUser[], q: UserSearchQuery): { totalCount: number; users: StoredUser[] } {
-  const needle = q.query.toLowerCase();
-  const matching = all
-    .filter((u) => !needle || [u.login, u.email, u.name].some((s) => s.toLowerCase().includes(needle)))
-    .sort((a, b) => a.login.localeCompare(b.login) || a.id - b.id);
-  return { totalCount: matching.length, users: matching.slice((q.page - 1) * q.perPage, q.page * q.perPage) };
-}
-
 /** `PUT /api/users/:id` and `PUT /api/user`: the anchor's UpdateUserCommand (`theme` is accepted and not stored, as there). */
 export interface UpdateUserCommand {
   login?: string;

@@ -3,7 +3,7 @@ import { isAnonymous, isServiceAccount } from '../../pkg/auth/authorization/org-
 import { StatusError } from '../../pkg/errors';
 import { type AdapterDeps, bodyObject, idParam, queryString, requireUser } from '../shared';
 import {
-  type AdminCreateUserForm, fromAdminCreateUserForm, fromUserSearchQuery, searchUsers, toAnonymousProfileDTO, toUserOrgDTO, toUserProfileDTO,
+  type AdminCreateUserForm, fromAdminCreateUserForm, fromUserSearchQuery, toAnonymousProfileDTO, toUserOrgDTO, toUserProfileDTO,
   toUserSearchHitDTO,
 } from './users-conversions';
 
@@ -23,8 +23,8 @@ const by = (req: Request) => ({ identity: req.user!.identity });
 /** The users a search finds, as hits, with their last activity. */
 async function search(req: Request, { users, lastSeen }: AdapterDeps) {
   const q = fromUserSearchQuery(req.query as Record<string, unknown>);
-  const found = searchUsers(await users.listUsers(), q);
-  const seen = await lastSeen.all();
+  const found = await users.searchUsers({ query: q.query, offset: (q.page - 1) * q.perPage, limit: q.perPage });
+  const seen = await lastSeen.of(found.users.map((u) => u.uid));
   const now = Date.now();
   return { q, totalCount: found.totalCount, hits: found.users.map((u) => toUserSearchHitDTO(u, seen.get(u.uid), now)) };
 }

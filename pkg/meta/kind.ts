@@ -163,6 +163,20 @@ export interface KindRegistration<Spec = unknown> {
    * be deleted, itself or with its folder; `Registry.referrers` reads them (a library panel's connections).
    */
   references?: readonly KindReference<Spec>[];
+  /**
+   * Fields that legacy lists select, match and sort by in the database (`Registry.page`), by name: a path into the
+   * object and how it compares (`text`, case-folded; `number`).
+   *
+   * @example { login: { path: ['spec', 'login'] }, id: { path: ['metadata', 'name'], as: 'number' } }
+   */
+  fields?: Readonly<Record<string, KindField>>;
+}
+
+/** See {@link KindRegistration.fields}. */
+export interface KindField {
+  path: readonly string[];
+  /** Default `text`. */
+  as?: 'text' | 'number';
 }
 
 /** See {@link KindRegistration.exclusive}. */

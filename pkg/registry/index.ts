@@ -6,3 +6,4 @@ export { listAcross } from './list-across';
 export type { HistoryOptions, HistoryPage, ObjectVersion } from './history';
 export { searchFieldsOf, type SearchRequest, type SearchResult } from './search';
 export type { SecureValueCipher } from './secure-values';
+export type { PageRequest, PageResult } from './paged';

@@ -113,3 +113,29 @@ async function visible(ctx: RequestContext, verb: string, hits: readonly SearchR
   }
   return hits.filter((h) => allowed.has(h));
 }
+
+/**
+ * The tags of the searchable objects of `kinds` the caller may read, with how many objects carry each, by tag (byte
+ * order): counted by the database when the caller reads every object of the kinds, else over the search index's
+ * visible hits (titles and tags only, never the objects).
+ *
+ * @example await visibleTagCounts(storage, ctx, [dashboardKind]); // [{ tag: 'prod', count: 2 }, { tag: 'web', count: 1 }]
+ */
+export async function visibleTagCounts(storage: Storage, ctx: RequestContext, kinds: readonly KindRegistration[]): Promise<{ tag: string; count: number }[]> {
+  const searchable = kinds.filter((k) => k.search);
+  if (await readsEvery(ctx, searchable)) return storage.tagCounts({ namespace: ctx.namespace, types: searchable.map(typeOf) });
+  const counts = new Map<string, number>();
+  for (const hit of await searchVisible(storage, ctx, { kinds: searchable, order: 'asc', offset: 0, limit: Number.MAX_SAFE_INTEGER })) {
+    for (const tag of new Set(hit.tags)) if (tag !== '') counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  }
+  const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  return [...counts].sort(([a], [b]) => byteOrder(a, b)).map(([tag, count]) => ({ tag, count }));
+}
+
+/** Whether the caller may read every object of these kinds (a wildcard grant, or no check at all). */
+async function readsEvery(ctx: RequestContext, kinds: readonly KindRegistration[]): Promise<boolean> {
+  for (const k of kinds) {
+    if (ctx.access && k.access && !(await ctx.access.can(`${k.access.resource}:read`, `${k.access.resource}:uid:*`))) return false;
+  }
+  return true;
+}

@@ -14,7 +14,8 @@ import { managedFieldsFromRequest, updateManagedFields } from './managed-fields'
 import { generateName, generateNameProblem, nameProblem } from './names';
 import { clientAnnotations, isProvisioner, newFinalizersProblem, provisioningAnnotations, nonEmpty, nonEmptyList, type ParsedBody, parseBody, toResource } from './object-meta';
 import { parseFieldSelector, parseLabelSelector } from './selectors';
-import { searchFieldsOf, type SearchRequest, type SearchResult, searchVisible } from './search';
+import { searchFieldsOf, type SearchRequest, type SearchResult, searchVisible, visibleTagCounts } from './search';
+import { type PageRequest, type PageResult, pageVisible } from './paged';
 import { historyValueOf, redactsHistory } from './secret-fields';
 import { toStatusError } from './storage-errors';
 import { storedUniqueKeys, uniqueKeysOf } from './unique';
@@ -403,6 +404,24 @@ export class Registry {
    */
   search(ctx: RequestContext, req: SearchRequest): Promise<SearchResult[]> {
     return this.call(req.kinds[0] ?? this.kinds[0], '', () => searchVisible(this.storage, ctx, req));
+  }
+
+  /**
+   * One page of the objects of `kind` in the caller's namespace, selected, matched, sorted and counted by the
+   * database over the kind's declared fields, with the number the caller may see in all (see pageVisible).
+   *
+   * @example await registry.page(ctx, teamKind, { query: { text: 'ops', fields: ['name'] }, orderBy: ['name', 'id'], offset: 0, limit: 50 })
+   */
+  page(ctx: RequestContext, kind: KindRegistration, req: PageRequest): Promise<PageResult> {
+    return this.call(kind, '', () => pageVisible(this.storage, ctx, kind, req, (s) => this.output(kind, s)));
+  }
+
+  /**
+   * The tags of the searchable objects of `kinds` the caller may read in its namespace, with how many carry each, by
+   * tag (see visibleTagCounts).
+   */
+  tagCounts(ctx: RequestContext, kinds: readonly KindRegistration[]): Promise<{ tag: string; count: number }[]> {
+    return this.call(kinds[0] ?? this.kinds[0], '', () => visibleTagCounts(this.storage, ctx, kinds));
   }
 
   /**

@@ -7,6 +7,8 @@ import {
   type HistoryEvent,
   type ListPage,
   type ListQuery,
+  type Page,
+  type PageQuery,
   type PoolStats,
   type QueryObserver,
   type Reference,
@@ -20,12 +22,14 @@ import {
   StorageError,
   type StorageTx,
   type StoredObject,
+  type TagCountQuery,
   type UniqueKey,
   type WatchAction,
   type WriteOptions,
 } from '../types';
 import { labelFilterSql } from './label-sql';
 import { migrationProvider } from './migrations';
+import { pageRows, tagCountRows } from './page-sql';
 import { referrerRows, writeReferences } from './reference-sql';
 import { searchRows, syncSearchRows } from './search-sql';
 import type { Database } from './schema';
@@ -243,6 +247,14 @@ export class SqlStorage implements Storage {
 
   referrers(query: ReferrersQuery): Promise<Reference[]> {
     return referrerRows(this.db, query);
+  }
+
+  page(query: PageQuery): Promise<Page> {
+    return pageRows(this.db, query);
+  }
+
+  tagCounts(query: TagCountQuery): Promise<{ tag: string; count: number }[]> {
+    return tagCountRows(this.db, query);
   }
 
   syncSearchIndex(type: GroupResource, fields: (value: JsonObject) => SearchFields): Promise<number> {

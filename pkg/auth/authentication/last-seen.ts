@@ -23,7 +23,7 @@ const MAX_TRACKED = 10_000;
  * @example
  *   const lastSeen = new LastSeenTracker(users.registry);
  *   app.use('/api', authenticate(strategies), lastSeen.middleware());
- *   (await lastSeen.all()).get(user.uid); // '2026-11-22T11:58:30.500Z'
+ *   (await lastSeen.of([user.uid])).get(user.uid); // '2026-11-22T11:58:30.500Z'
  */
 export class LastSeenTracker {
   private readonly written = new Map<string, number>();
@@ -62,6 +62,12 @@ export class LastSeenTracker {
   async all(): Promise<Map<string, string>> {
     const list = await this.registry.list(this.ctx(), lastSeenKind, {});
     return new Map(list.items.map((o) => [o.metadata.name, String(o.spec.seenAt)]));
+  }
+
+  /** The latest activity of these users by uid (one read); users never seen are absent. */
+  async of(uids: readonly string[]): Promise<Map<string, string>> {
+    const page = await this.registry.page(this.ctx(), lastSeenKind, { names: uids });
+    return new Map(page.items.map((o) => [o.metadata.name, String(o.spec.seenAt)]));
   }
 
   /** Records the activity of every authenticated user request (not service accounts, not anonymous visitors). */

@@ -185,6 +185,23 @@ export class IdentityDirectory {
     return list.items.map((o) => toUser(o as Resource<UserSpec>));
   }
 
+  /**
+   * One page of the users whose login, email or name holds `query` (any case), with how many match in all: of every
+   * user, or of the members of organization `orgId`; by login (by id with `orderBy: 'id'`), paged by the database.
+   *
+   * @example await users.searchUsers({ query: 'an', offset: 0, limit: 10 }); // { users: [ana, dana], totalCount: 2 }
+   */
+  async searchUsers(q: { query: string; orgId?: number; orderBy?: 'login' | 'id'; offset: number; limit?: number }): Promise<{ users: StoredUser[]; totalCount: number }> {
+    const page = await this.registry.page(this.ctx(SYSTEM), userKind, {
+      query: { text: q.query, fields: ['login', 'email', 'name'] },
+      ...(q.orgId === undefined ? {} : { namedAs: { kind: orgMemberKind, namespace: this.registry.namespaces.of(q.orgId) } }),
+      orderBy: q.orderBy === 'id' ? ['id'] : ['login', 'id'],
+      offset: q.offset,
+      limit: q.limit,
+    });
+    return { users: page.items.map((o) => toUser(o as Resource<UserSpec>)), totalCount: page.totalCount };
+  }
+
   /** The stored password hash: read from storage, as the registry never returns it. */
   async passwordHashOf(id: number): Promise<string | undefined> {
     return (await this.userWithPasswordHash(id))?.hash;
@@ -355,6 +372,12 @@ export class IdentityDirectory {
   async membersOf(orgId: number): Promise<{ userId: number; role: OrgRole }[]> {
     const list = await this.registry.list(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), orgMemberKind, {});
     return list.items.map((o) => o.spec as unknown as { userId: number; role: OrgRole }).sort((a, b) => a.userId - b.userId);
+  }
+
+  /** The roles of these users in the org, by user id: one read; users who are no members are absent. */
+  async rolesOf(orgId: number, userIds: readonly number[]): Promise<Map<number, OrgRole>> {
+    const page = await this.registry.page(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), orgMemberKind, { names: userIds.map(String) });
+    return new Map(page.items.map((o) => o.spec as unknown as { userId: number; role: OrgRole }).map((m) => [m.userId, m.role]));
   }
 
   /** The orgs the user is a member of, with its role in each. */

@@ -147,6 +147,24 @@ export class ServiceAccounts {
   }
 
   /**
+   * One page of the org's service accounts whose name or login holds `query` (any case), only disabled ones with
+   * `disabled`, only those with an expired token with `expiredTokens`; by name, with how many match in all, paged by
+   * the database.
+   */
+  async search(orgId: number, q: { query: string; disabled: boolean; expiredTokens: boolean; offset: number; limit: number }): Promise<{ accounts: StoredServiceAccount[]; totalCount: number }> {
+    const expired = q.expiredTokens ? [...new Set((await this.tokens(orgId)).filter((t) => hasExpired(t)).map((t) => t.serviceAccountUid))] : undefined;
+    const page = await this.registry.page(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), serviceAccountKind, {
+      query: { text: q.query, fields: ['name', 'login'] },
+      ...(q.disabled ? { where: { isDisabled: true } } : {}),
+      ...(expired ? { names: expired } : {}),
+      orderBy: ['name', 'id'],
+      offset: q.offset,
+      limit: q.limit,
+    });
+    return { accounts: page.items.map((o) => toServiceAccount(o as Resource<ServiceAccountSpec>, orgId)), totalCount: page.totalCount };
+  }
+
+  /**
    * Creates a service account: 400 "service account already exists" when its login is taken in the org (the kind's
    * unique field, so of concurrent creates of one name exactly one wins).
    */
@@ -186,6 +204,14 @@ export class ServiceAccounts {
     const labelSelector = serviceAccountUid ? `${SERVICE_ACCOUNT}=${serviceAccountUid},${ORG_ID}=${orgId}` : `${ORG_ID}=${orgId}`;
     const list = await this.registry.list(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, { labelSelector });
     return list.items.map((o) => toToken(o as Resource<ServiceAccountTokenSpec>)).sort((a, b) => a.id - b.id);
+  }
+
+  /** The tokens of these service accounts of the org: one read. */
+  async tokensOfAccounts(orgId: number, serviceAccountUids: readonly string[]): Promise<StoredToken[]> {
+    if (!serviceAccountUids.length) return [];
+    const labels = { [SERVICE_ACCOUNT]: serviceAccountUids, [ORG_ID]: String(orgId) };
+    const page = await this.registry.page(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, { labels });
+    return page.items.map((o) => toToken(o as Resource<ServiceAccountTokenSpec>));
   }
 
   /**

@@ -3,7 +3,7 @@ import type { TeamSpec } from '../../../apis/iam.svc.app/v0alpha1/team';
 import { TEAM_BINDING_LABELS, type TeamBindingSpec, type TeamPermission } from '../../../apis/iam.svc.app/v0alpha1/teambinding';
 import { StatusError } from '../../errors';
 import { Annotations, anyKind, type KindRegistration, Labels, randomUid, type Resource } from '../../meta';
-import type { Requester, RequestContext } from '../../registry';
+import type { AccessCheck, Requester, RequestContext } from '../../registry';
 import { type IdentityDirectory, keyOf, type StoredUser, SYSTEM } from './identity-directory';
 
 export type { TeamPermission } from '../../../apis/iam.svc.app/v0alpha1/teambinding';
@@ -116,6 +116,26 @@ export class TeamDirectory {
   }
 
   /**
+   * One page of the org's teams whose name holds `query` (any case) and is exactly `name` when given, by name, with
+   * how many match in all; with `access`, only the teams it may read (`teams:read` on the team), paged by the
+   * database when it may read every team.
+   *
+   * @example await teams.searchTeams(1, { query: 'ops', offset: 0, limit: 50, access: req.access });
+   */
+  async searchTeams(orgId: number, q: { query: string; name?: string; offset: number; limit: number; access?: AccessCheck }): Promise<{ teams: StoredTeam[]; totalCount: number }> {
+    const ctx: RequestContext = { ...this.ctx(SYSTEM, orgId), access: q.access };
+    const page = await this.registry.page(ctx, TEAMS, {
+      query: { text: q.query, fields: ['name'] },
+      ...(q.name ? { where: { name: q.name } } : {}),
+      orderBy: ['name', 'id'],
+      offset: q.offset,
+      limit: q.limit,
+      visibleTo: { action: 'teams:read', every: 'teams:id:*', scope: (obj) => teamScope(toTeam(orgId, obj).id) },
+    });
+    return { teams: page.items.map((o) => toTeam(orgId, o)), totalCount: page.totalCount };
+  }
+
+  /**
    * Creates a team, numbered by the registry: 409 "Team name taken" when the org has one of that name, in any case
    * (the team kind's unique field, so of concurrent creates of one name exactly one wins).
    */
@@ -157,6 +177,13 @@ export class TeamDirectory {
   /** Every membership of the org: to count members of many teams with one read. */
   async allMemberships(orgId: number): Promise<StoredTeamMember[]> {
     return (await this.listIn(orgId, BINDINGS)).map((o) => toMember(orgId, o));
+  }
+
+  /** The memberships of these teams: one read. */
+  async membershipsOfTeams(orgId: number, teamIds: readonly number[]): Promise<StoredTeamMember[]> {
+    if (!teamIds.length) return [];
+    const page = await this.registry.page(this.ctx(SYSTEM, orgId), BINDINGS, { labels: { [TEAM_ID]: teamIds.map(String) } });
+    return page.items.map((o) => toMember(orgId, o));
   }
 
   /** The teams of the org a user is a member of, by its uid (the caller's identity is `user:<uid>`). */

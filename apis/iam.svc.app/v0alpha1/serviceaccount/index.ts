@@ -29,6 +29,13 @@ export const serviceAccountKind = {
     { kind: anyKind(serviceAccountTokenKind), dependents: (sa) => ({ namespace: TOKENS_NAMESPACE, labels: { [TOKEN_LABELS.serviceAccount]: sa.metadata.name } }) },
     { kind: anyKind(roleBindingKind), dependents: (sa) => assignmentsOf('service-account', sa.metadata.labels?.[Labels.deprecatedInternalID]) },
   ],
+  // What the legacy service account search matches, filters and sorts by.
+  fields: {
+    name: { path: ['spec', 'title'] },
+    login: { path: ['spec', 'login'] },
+    isDisabled: { path: ['spec', 'isDisabled'] },
+    id: { path: ['metadata', 'labels', Labels.deprecatedInternalID], as: 'number' },
+  },
   printerColumns: [
     { name: 'Title', type: 'string', jsonPath: '.spec.title' },
     { name: 'Role', type: 'string', jsonPath: '.spec.role' },

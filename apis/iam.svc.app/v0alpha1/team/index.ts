@@ -36,6 +36,8 @@ export const teamKind = {
     { kind: anyKind(preferencesKind), dependents: (team) => preferencesOf('team', team.metadata.name) },
     { kind: anyKind(resourcePermissionKind), dependents: (team) => grantsTo('Team', team.metadata.name) },
   ],
+  // What the legacy team search matches and sorts by.
+  fields: { name: { path: ['spec', 'name'] }, id: { path: ['metadata', 'labels', Labels.deprecatedInternalID], as: 'number' } },
   printerColumns: [
     { name: 'Name', type: 'string', jsonPath: '.spec.name' },
     { name: 'Email', type: 'string', jsonPath: '.spec.email' },
