@@ -58,6 +58,8 @@ export interface ListQuery extends GroupResource {
   excludeNames?: readonly string[];
   /** Only objects whose folder is one of these (the `svc.app/folder` annotation, '' = root). */
   folders?: readonly string[];
+  /** Only objects whose field at `path` contains `value` (JSON containment), for the current state only. */
+  contains?: { path: FieldPath; value: unknown };
 }
 
 /** Which objects to count: those of one type now, in one namespace or every one, matching every label filter (and names). */

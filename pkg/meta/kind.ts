@@ -243,6 +243,12 @@ export interface CascadeSelection {
   /** Equality requirements (`svc.app/user-id=7`), all of which hold. */
   labels?: Readonly<Record<string, string>>;
   names?: readonly string[];
+  /**
+   * Objects whose field at `path` contains `value` (JSON containment: `{ path: ['spec', 'permissions'], value: [{ kind:
+   * 'User', name: uid }] }`, the permission lists with an item naming a user), found by an index where storage keeps
+   * one for the path (storage/postgres/migrations.ts), never by reading every object.
+   */
+  contains?: { path: readonly string[]; value: unknown };
   /** Every object of the namespace: for a `prune` that must look at each (items that name the owner inside a spec). */
   all?: boolean;
   /**

@@ -30,11 +30,11 @@ export async function dependentsOf(tx: StorageTx, kind: KindRegistration, owner:
     return page.items[0] && toResource(page.items[0]);
   };
   for (const cascade of kind.cascades ?? []) {
-    const { namespace = owner.metadata.namespace, labels = {}, names, all, prune } = await cascade.dependents(owner, read);
+    const { namespace = owner.metadata.namespace, labels = {}, names, contains, all, prune } = await cascade.dependents(owner, read);
     const filters: LabelFilter[] = Object.entries(labels).map(([key, value]) => ({ key, operator: 'Equals', values: [value] }));
     // A selection of nothing in particular must not read as "everything".
-    if (!filters.length && !names && !all) continue;
-    const page = await tx.list({ ...typeOf(cascade.kind), namespace, everyNamespace: namespace === '*', labels: filters, ...(names ? { names } : {}) });
+    if (!filters.length && !names && !contains && !all) continue;
+    const page = await tx.list({ ...typeOf(cascade.kind), namespace, everyNamespace: namespace === '*', labels: filters, ...(names ? { names } : {}), ...(contains ? { contains } : {}) });
     out.push({ kind: cascade.kind, items: page.items, prune });
   }
   return out;

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { LabelFilter } from '../types';
+import type { FieldPath, LabelFilter } from '../types';
 
 /**
  * A label selector as SQL over the stored envelope, so that pages are filled in the database.
@@ -31,4 +31,15 @@ export function labelFilterSql(table: string, filters: readonly LabelFilter[]): 
       }
     }
   });
+}
+
+/**
+ * `table.value #> path @> value` (JSON containment), with the path written as a literal so that an expression index
+ * on that path (migration 0008) serves it.
+ *
+ * @example containsSql('r', { path: ['spec', 'permissions'], value: [{ kind: 'User', name: 'u1' }] })
+ */
+export function containsSql(table: string, c: { path: FieldPath; value: unknown }): RawBuilder<boolean> {
+  const path = `{${c.path.map((step) => `"${step.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+  return sql<boolean>`(${sql.ref(`${table}.value`)} #> ${sql.lit(path)}::text[]) @> ${JSON.stringify(c.value)}::jsonb`;
 }

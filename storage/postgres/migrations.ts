@@ -169,6 +169,14 @@ const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX object_reference_target_idx ON object_reference (target_group, target_resource, namespace, target_name)`.execute(db);
     },
   },
+  '0008_permission_items_index': {
+    async up(db: Kysely<unknown>) {
+      // The items of managed permission lists (spec.permissions), for "the lists naming this user or team" (a user's
+      // or team's delete, ListQuery.contains): a containment query reads only those. Objects without the field have
+      // no entry worth the name.
+      await sql`CREATE INDEX resource_permission_items_idx ON resource USING gin ((value #> '{spec,permissions}'::text[]) jsonb_path_ops)`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -27,7 +27,7 @@ import {
   type WatchAction,
   type WriteOptions,
 } from '../types';
-import { labelFilterSql } from './label-sql';
+import { containsSql, labelFilterSql } from './label-sql';
 import { migrationProvider } from './migrations';
 import { pageRows, tagCountRows } from './page-sql';
 import { referrerRows, writeReferences } from './reference-sql';
@@ -477,6 +477,7 @@ function currentQuery(db: Db, q: ListQuery) {
   if (q.excludeNames?.length) query = query.where('r.name', 'not in', [...q.excludeNames]);
   if (q.folders) query = query.where('r.folder', 'in', [...q.folders]);
   for (const p of labelFilterSql('r', q.labels ?? [])) query = query.where(p);
+  if (q.contains) query = query.where(containsSql('r', q.contains));
   if (q.everyNamespace) query = query.orderBy('r.namespace');
   query = query.orderBy('r.name');
   if (q.limit !== undefined) query = query.limit(q.limit + 1);

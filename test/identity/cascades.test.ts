@@ -1,6 +1,7 @@
 import { orgMemberKind, preferencesKind, resourcePermissionKind, roleBindingKind, roleKind, serviceAccountTokenKind, teamBindingKind, teamKind } from '../../apis';
 import { ROLE_BINDING_LABELS, roleKeyOf, type RoleSubjectKind, roleSubjectId } from '../../apis/iam.svc.app/v0alpha1/rolebinding';
 import { TEAM_BINDING_LABELS } from '../../apis/iam.svc.app/v0alpha1/teambinding';
+import { permissionObjectName } from '../../pkg/auth/authorization/stored-permissions';
 import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
 import { FOLDERS } from '../support/paths';
@@ -140,6 +141,29 @@ it("a team's preferences and permission items, and a role's assignments, go with
   });
   await t.users!.registry.delete(ctx, roleKind, 'cascade-role');
   await expect(t.users!.registry.get(ctx, roleBindingKind, 'cascade-role-binding')).rejects.toMatchObject({ code: 404 });
+});
+
+it("a deleted user's items leave the permission lists naming it, which its delete finds by an indexed containment query", async () => {
+  const id = await createUserByAdmin('cascade-granted');
+  await t.as.post(FOLDERS).send({ metadata: { name: 'granted-folder' }, spec: { title: 'Granted' } }).expect(201);
+  await t.as.post(FOLDERS).send({ metadata: { name: 'ungranted-folder' }, spec: { title: 'Ungranted' } }).expect(201);
+  await t.as.post('/api/folders/granted-folder/permissions').send({ items: [{ role: 'Editor', permission: 2 }, { userId: id, permission: 1 }] }).expect(200);
+  expect(await folderGrantees('granted-folder')).toEqual(expect.arrayContaining(['cascade-granted', 'Editor']));
+  const key = { group: resourcePermissionKind.group, resource: resourcePermissionKind.plural, namespace: 'default', name: permissionObjectName('folders', 'ungranted-folder') };
+  const untouched = await t.storage.get(key);
+  expect(untouched).toBeDefined();
+
+  const statements: string[] = [];
+  const stop = t.storage.observeQueries((_s, _f, sql) => statements.push(sql));
+  try {
+    expect((await t.as.delete(`/api/admin/users/${id}`)).status).toBe(200);
+  } finally {
+    stop();
+  }
+  expect(await folderGrantees('granted-folder')).toEqual(['Editor']);
+  // A list that never named the user is not rewritten; the lists naming it are read by containment, not all of them.
+  expect((await t.storage.get(key))?.resourceVersion).toBe(untouched!.resourceVersion);
+  expect(statements.filter((sql) => /#> '\{"spec","permissions"\}'::text\[\]\) @>/.test(sql))).toHaveLength(1);
 });
 
 /**

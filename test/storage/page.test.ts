@@ -86,6 +86,25 @@ describe.each<Backend>(['postgres', 'embedded'])('Storage.page (%s)', (backend) 
     expect(members.total).toBe(2);
   });
 
+  test('list with contains: only the objects whose field contains the value (JSON containment), in one namespace or every one', async () => {
+    const LISTS = { group: 'test.svc.app', resource: 'permlists' };
+    await storage.registerTypes([LISTS]);
+    const items = (...names: string[]) => names.map((name) => ({ kind: 'User', name, verb: 'view' }));
+    await storage.transact(async (tx) => {
+      const put = (namespace: string, name: string, permissions: object[]) => tx.create({ ...LISTS, namespace, name }, { metadata: { name }, spec: { permissions } }, { folder: '' });
+      await put(NS, 'p1', items('u1', 'u2'));
+      await put(NS, 'p2', items('u2'));
+      await put(NS, 'p3', [{ kind: 'Team', name: 'u1', verb: 'edit' }]);
+      await put('org-2', 'p4', items('u1'));
+    });
+    const naming = (uid: string) => ({ path: ['spec', 'permissions'], value: [{ kind: 'User', name: uid }] });
+    const listed = (q: object) => storage.transact((tx) => tx.list({ ...LISTS, namespace: NS, ...q }));
+    expect(names(await listed({ contains: naming('u1') }))).toEqual(['p1']);
+    expect(names(await listed({ contains: naming('u2') }))).toEqual(['p1', 'p2']);
+    expect(names(await listed({ contains: naming('u1'), everyNamespace: true }))).toEqual(['p1', 'p4']);
+    expect(names(await storage.list({ ...LISTS, namespace: NS, contains: naming('nobody') }))).toEqual([]);
+  });
+
   test('tagCounts: objects per tag of the search index in one namespace, each object once per tag, by tag', async () => {
     await storage.transact(async (tx) => {
       const put = (type: typeof TAGGED, namespace: string, name: string, tags: string[]) =>

@@ -4,15 +4,16 @@ import { type ResourcePermissionSpec, resourcePermissionSpecSchema } from './res
 export { GRANTEE_KINDS, PERMISSION_VERBS, type ResourcePermissionSpec } from './resourcepermission-schema';
 
 /**
- * A grantee's items in managed permissions, for its kind's cascades: every ResourcePermission of the owner's
- * namespace, or of `namespace` (`'*'`: a deleted user's in every organization), loses the items naming it, as the
- * anchor removes them with a user leaving an organization or a deleted team. None without a uid.
+ * A grantee's items in managed permissions, for its kind's cascades: each ResourcePermission of the owner's
+ * namespace, or of `namespace` (`'*'`: a deleted user's in every organization), that names it loses the items naming
+ * it, as the anchor removes them with a user leaving an organization or a deleted team. Only those lists are read (an
+ * indexed containment query); none without a uid.
  */
 export function grantsTo(kind: 'User' | 'Team', uid: string | undefined, namespace?: string): CascadeSelection {
   if (!uid) return {};
   return {
     ...(namespace ? { namespace } : {}),
-    all: true,
+    contains: { path: ['spec', 'permissions'], value: [{ kind, name: uid }] },
     prune: (perm) => {
       const spec = perm.spec as unknown as ResourcePermissionSpec;
       return { ...spec, permissions: spec.permissions.filter((p) => !(p.kind === kind && p.name === uid)) };
