@@ -33,7 +33,7 @@ export interface PageRequest {
   /**
    * Only the objects the caller may do `action` on, at `scope(object)` (for kinds whose access is not the registry's,
    * such as teams by their numeric id). A caller holding the action on `every` (a wildcard scope) is paged by the
-   * database; another has every match read in order and filtered. Kinds declaring `access` are filtered by it alone.
+   * database; another has every match read in order and filtered. Without it, a kind declaring `access` is filtered by that.
    */
   visibleTo?: { action: string; every: string; scope: (obj: Resource) => string };
 }
@@ -71,11 +71,11 @@ function pageQuery(ctx: RequestContext, kind: KindRegistration, req: PageRequest
 async function narrowing(ctx: RequestContext, kind: KindRegistration, req: PageRequest): Promise<((objects: Resource[]) => Promise<Resource[]>) | undefined> {
   const access = ctx.access;
   if (!access) return undefined;
-  const kindAccess = KindAccess.of(ctx, kind);
-  if (kindAccess) return (await access.can(kindAccess.action('read'), `${kind.access!.resource}:uid:*`)) ? undefined : (objects) => kindAccess.readable(objects);
   const v = req.visibleTo;
-  if (!v || (await access.can(v.action, v.every))) return undefined;
-  return (objects) => access.filter(v.action, objects, v.scope);
+  if (v) return (await access.can(v.action, v.every)) ? undefined : (objects) => access.filter(v.action, objects, v.scope);
+  const kindAccess = KindAccess.of(ctx, kind);
+  if (!kindAccess || (await access.can(kindAccess.action('read'), `${kind.access!.resource}:uid:*`))) return undefined;
+  return (objects) => kindAccess.readable(objects);
 }
 
 /**
