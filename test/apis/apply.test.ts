@@ -5,7 +5,7 @@
  */
 import { allKinds } from '../../apis';
 import type { KindRegistration } from '../../pkg/meta';
-import { createRequired, samplesOf } from '../conformance/kind-samples';
+import { createRequired, sampleNames, samplesOf } from '../conformance/kind-samples';
 import { startTestApp, type TestApp } from '../support/app';
 import { FOLDERS, PLAYLISTS } from '../support/paths';
 import { clientLabels } from '../support/labels';
@@ -36,32 +36,36 @@ describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as co
   const samples = samplesOf(kind);
   const base = `/apis/${kind.group}/${kind.version}/namespaces/default/${kind.plural}`;
   const config = (name: string, spec: unknown) => ({ apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, metadata: { name, labels: { app: 'x' } }, spec });
+  const n = sampleNames(kind, 900_000);
+  const ssa = n('ssa-1');
+  const bad = n('ssa-bad');
   beforeAll(() => createRequired(kind, (path, body) => t.as.post(path).send(body)));
 
   test('apply creates the object (201), owned by the applier, and applies changes to it', async () => {
-    const created = await apply(`${base}/ssa-1`, config('ssa-1', samples.spec('ssa-1')));
+    const created = await apply(`${base}/${ssa}`, config(ssa, samples.spec(ssa)));
     expect(created.status).toBe(201);
-    expect(created.body.metadata).toMatchObject({ name: 'ssa-1', generation: 1, labels: { app: 'x' } });
+    expect(created.body.metadata).toMatchObject({ name: ssa, generation: 1, labels: { app: 'x' } });
     expect(created.body.metadata.managedFields).toEqual([
       expect.objectContaining({ manager: 'kubectl', operation: 'Apply', apiVersion: `${kind.group}/${kind.version}`, fieldsType: 'FieldsV1' }),
     ]);
     expect(created.body.metadata.managedFields[0].fieldsV1['f:metadata']).toEqual({ 'f:labels': { 'f:app': {} } });
-    expect((await t.as.get(`${base}/ssa-1`)).body).toEqual(created.body);
+    expect((await t.as.get(`${base}/${ssa}`)).body).toEqual(created.body);
 
-    const again = await apply(`${base}/ssa-1`, config('ssa-1', samples.spec('ssa-1')));
+    const again = await apply(`${base}/${ssa}`, config(ssa, samples.spec(ssa)));
     expect(again.status).toBe(200);
     expect(again.body).toEqual(created.body);
 
-    const changed = await apply(`${base}/ssa-1`, config('ssa-1', samples.changed('ssa-1')));
+    const changed = await apply(`${base}/${ssa}`, config(ssa, samples.changed(ssa)));
     expect(changed.status).toBe(200);
     expect(changed.body.metadata.generation).toBe(2);
-    expect(changed.body.spec).toMatchObject(samples.changed('ssa-1'));
+    expect(changed.body.spec).toMatchObject(samples.changed(ssa));
   });
 
   test('an invalid configuration is 422 and stores nothing', async () => {
-    const res = await apply(`${base}/ssa-bad`, config('ssa-bad', samples.invalid));
+    const res = await apply(`${base}/${bad}`, config(bad, samples.invalid));
     expect(res.status).toBe(422);
-    expect((await t.as.get(`${base}/ssa-bad`)).status).toBe(404);
+    expect(res.body.details.causes.map((c: { field: string }) => c.field)).toContain(samples.invalidField);
+    expect((await t.as.get(`${base}/${bad}`)).status).toBe(404);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { allKinds } from '../../apis';
 import type { KindRegistration } from '../../pkg/meta';
-import { createRequired, samplesOf } from '../conformance/kind-samples';
+import { createRequired, sampleNames, samplesOf } from '../conformance/kind-samples';
 import { startTestApp, type TestApp } from '../support/app';
 import { PLAYLISTS } from '../support/paths';
 import { JSON_PATCH, MERGE_PATCH } from '../../pkg/patch';
@@ -24,6 +24,7 @@ describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as co
   const samples = samplesOf(kind);
   const base = `/apis/${kind.group}/${kind.version}/namespaces/default/${kind.plural}`;
   const staleCode = kind.plural === 'folders' ? 412 : 409;
+  const n = sampleNames(kind, 800_000);
   beforeAll(() => createRequired(kind, (path, body) => t.as.post(path).send(body)));
   const create = async (name: string) => {
     const res = await t.as.post(base).send({ metadata: { name, labels: { a: '1' } }, spec: samples.spec(name) });
@@ -32,28 +33,28 @@ describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as co
   };
 
   test('add, replace, remove, copy and move apply in order; a passing test op lets the patch through', async () => {
-    const created = await create('jp-ok');
-    const res = await jsonPatch(`${base}/jp-ok`, [
+    const created = await create(n('jp-ok'));
+    const res = await jsonPatch(`${base}/${n('jp-ok')}`, [
       { op: 'test', path: '/metadata/labels/a', value: '1' },
       { op: 'add', path: '/metadata/labels/b', value: '2' },
       { op: 'copy', from: '/metadata/labels/b', path: '/metadata/labels/c' },
       { op: 'move', from: '/metadata/labels/a', path: '/metadata/labels/d' },
       { op: 'replace', path: '/metadata/labels/b', value: '3' },
       { op: 'remove', path: '/metadata/labels/c' },
-      { op: 'replace', path: '/spec', value: samples.changed('jp-ok') },
+      { op: 'replace', path: '/spec', value: samples.changed(n('jp-ok')) },
     ]);
     expect(res.status).toBe(200);
     expect(clientLabels(res.body.metadata.labels)).toEqual({ b: '3', d: '1' });
-    expect(res.body.spec).toMatchObject(samples.changed('jp-ok'));
+    expect(res.body.spec).toMatchObject(samples.changed(n('jp-ok')));
     expect(res.body.metadata.generation).toBe(2);
     expect(Number(res.body.metadata.resourceVersion)).toBeGreaterThan(Number(created.metadata.resourceVersion));
-    expect((await t.as.get(`${base}/jp-ok`)).body).toEqual(res.body);
+    expect((await t.as.get(`${base}/${n('jp-ok')}`)).body).toEqual(res.body);
   });
 
   test('a failed test op is 422 Invalid, as kube answers, and stores nothing', async () => {
-    const created = await create('jp-test');
-    const res = await jsonPatch(`${base}/jp-test`, [
-      { op: 'replace', path: '/spec', value: samples.changed('jp-test') },
+    const created = await create(n('jp-test'));
+    const res = await jsonPatch(`${base}/${n('jp-test')}`, [
+      { op: 'replace', path: '/spec', value: samples.changed(n('jp-test')) },
       { op: 'test', path: '/metadata/labels/a', value: '2' },
     ]);
     expect(res.status).toBe(422);
@@ -61,11 +62,11 @@ describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as co
       kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422, message: 'the server rejected our request due to an error in our request',
       details: { causes: [{ message: 'testing value /metadata/labels/a failed: test failed' }] },
     });
-    expect((await t.as.get(`${base}/jp-test`)).body).toEqual(created);
+    expect((await t.as.get(`${base}/${n('jp-test')}`)).body).toEqual(created);
   });
 
   test('operations that do not apply are 422; bodies that are not operations are 400; nothing is stored', async () => {
-    const created = await create('jp-bad');
+    const created = await create(n('jp-bad'));
     const cases: [unknown, number, string][] = [
       [[{ op: 'replace', path: '/spec/nope/deeper', value: 1 }], 422, 'does not apply'],
       [[{ op: 'remove', path: '/metadata/labels/zzz' }], 422, 'doc is missing path'],
@@ -77,34 +78,34 @@ describe.each(allKinds.map((k) => [`${k.kind} ${k.group}/${k.version}`, k] as co
       [[{ op: 'replace', path: '/spec', value: 'not an object' }], 422, 'spec'],
     ];
     for (const [ops, code, text] of cases) {
-      const res = await jsonPatch(`${base}/jp-bad`, ops);
+      const res = await jsonPatch(`${base}/${n('jp-bad')}`, ops);
       expect([JSON.stringify(ops), res.status]).toEqual([JSON.stringify(ops), code]);
       expect(`${res.body.message} ${JSON.stringify(res.body.details ?? {})}`).toContain(text);
     }
-    expect((await t.as.get(`${base}/jp-bad`)).body).toEqual(created);
+    expect((await t.as.get(`${base}/${n('jp-bad')}`)).body).toEqual(created);
   });
 
   test('metadata.resourceVersion set by a JSON patch is a precondition', async () => {
-    const created = await create('jp-rv');
-    const fresh = await jsonPatch(`${base}/jp-rv`, [
+    const created = await create(n('jp-rv'));
+    const fresh = await jsonPatch(`${base}/${n('jp-rv')}`, [
       { op: 'replace', path: '/metadata/resourceVersion', value: created.metadata.resourceVersion },
       { op: 'add', path: '/metadata/labels/b', value: '2' },
     ]);
     expect(fresh.status).toBe(200);
-    const stale = await jsonPatch(`${base}/jp-rv`, [
+    const stale = await jsonPatch(`${base}/${n('jp-rv')}`, [
       { op: 'replace', path: '/metadata/resourceVersion', value: created.metadata.resourceVersion },
       { op: 'add', path: '/metadata/labels/c', value: '3' },
     ]);
     expect(stale.status).toBe(staleCode);
-    expect((await t.as.get(`${base}/jp-rv`)).body).toEqual(fresh.body);
+    expect((await t.as.get(`${base}/${n('jp-rv')}`)).body).toEqual(fresh.body);
   });
 
   test('dryRun=All answers the patched object and stores nothing', async () => {
-    const created = await create('jp-dry');
-    const res = await jsonPatch(`${base}/jp-dry`, [{ op: 'add', path: '/metadata/labels/b', value: '2' }], '?dryRun=All');
+    const created = await create(n('jp-dry'));
+    const res = await jsonPatch(`${base}/${n('jp-dry')}`, [{ op: 'add', path: '/metadata/labels/b', value: '2' }], '?dryRun=All');
     expect(res.status).toBe(200);
     expect(clientLabels(res.body.metadata.labels)).toEqual({ a: '1', b: '2' });
-    expect((await t.as.get(`${base}/jp-dry`)).body).toEqual(created);
+    expect((await t.as.get(`${base}/${n('jp-dry')}`)).body).toEqual(created);
   });
 });
 

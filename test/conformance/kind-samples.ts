@@ -33,3 +33,18 @@ export async function createRequired(kind: KindRegistration, post: (path: string
     if (status !== 201) throw new Error(`creating the ${obj.kind} ${obj.metadata.name} that ${kind.kind} samples require answered ${status}`);
   }
 }
+
+/**
+ * A test's object names for `kind`: the names themselves, or for a kind named by its numeric id (`internalIds:
+ * 'name'`, annotations) one number per name in the order asked, from `first`.
+ *
+ * @example const n = sampleNames(kind, 800_000); await create(n('jp-ok')); // 'jp-ok', or '800000'
+ */
+export function sampleNames(kind: KindRegistration, first: number): (name: string) => string {
+  const numbers = new Map<string, string>();
+  return (name) => {
+    if (kind.internalIds !== 'name') return name;
+    if (!numbers.has(name)) numbers.set(name, String(first + numbers.size));
+    return numbers.get(name)!;
+  };
+}
