@@ -74,8 +74,11 @@ export class CommitGroups<Tx> {
     const ran: Member<Tx>[] = [];
     // The member running when the transaction failed, if any: it failed with it.
     let current: Member<Tx> | undefined;
+    // Whether the transaction began: one that cannot (the pool closed, the database gone) took no member yet.
+    let began = false;
     try {
       await this.db.transaction(async (tx) => {
+        began = true;
         const first = (current = queue.shift()!);
         first.result = await first.fn(tx);
         ran.push(first);
@@ -104,6 +107,12 @@ export class CommitGroups<Tx> {
       });
     } catch (err) {
       // Nothing of this transaction committed.
+      if (!began) {
+        // No transaction: the first waiting member answers the error (or waits again while it may retry), so a
+        // database that refuses every transaction ends the queue instead of spinning on it.
+        this.fail(queue, queue.shift()!, err);
+        return false;
+      }
       if (!careful && current && ran.length) {
         // A member of an optimistic batch failed: its own answer; the others run again, first, with savepoints.
         this.fail(queue, current, err);
