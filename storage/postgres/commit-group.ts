@@ -8,10 +8,11 @@ import { AsyncResource } from 'node:async_hooks';
  * still become visible in commit order.
  *
  * A batch first runs optimistically, its members one after another with no savepoint between them (a savepoint is
- * a round trip under the lock, paid by every waiting writer). When a member fails there, its error is its answer,
- * the transaction is rolled back, and the members that had run before it wait again at the head of the queue, with
- * their work undone (a member runs again as it would after a deadlock). The batch after such a failure runs each
- * member in a savepoint, so a failing member is undone alone and no member runs more than twice because of others.
+ * a round trip under the lock, paid by every waiting writer). When a member fails there after others ran, the
+ * transaction is rolled back and all of them, the failed one last, wait again at the head of the queue with their
+ * work undone (as after a deadlock); the batch after such a failure runs each member in a savepoint, so a failing
+ * member is undone alone and no member runs more than twice because of others. A member's own failure is answered
+ * only once its transaction has ended: what it saw of its neighbours' writes is true only once they commit.
  */
 
 /** How many transactions share one commit at most. */
@@ -72,6 +73,9 @@ export class CommitGroups<Tx> {
    */
   private async batch(queue: Member<Tx>[], careful: boolean): Promise<boolean> {
     const ran: Member<Tx>[] = [];
+    // Members that failed on their own in this transaction: answered once it has ended, since what they saw of
+    // their neighbours' writes is only true once those commit (a create that found its name taken by one of them).
+    const failed: [Member<Tx>, unknown][] = [];
     // The member running when the transaction failed, if any: it failed with it.
     let current: Member<Tx> | undefined;
     // Whether the transaction began: one that cannot (the pool closed, the database gone) took no member yet.
@@ -98,7 +102,7 @@ export class CommitGroups<Tx> {
             // Its own failure, undone alone; its neighbours go on.
             await this.db.rollbackTo(tx);
             current = undefined;
-            this.fail(queue, member, err);
+            failed.push([member, err]);
             continue;
           }
           ran.push(member);
@@ -114,16 +118,18 @@ export class CommitGroups<Tx> {
         return false;
       }
       if (!careful && current && ran.length) {
-        // A member of an optimistic batch failed: its own answer; the others run again, first, with savepoints.
-        this.fail(queue, current, err);
-        queue.unshift(...ran);
+        // A member of an optimistic batch failed after others ran: its failure may be theirs (a name one of them
+        // took), so it runs again too, after them, each with a savepoint.
+        queue.unshift(...ran, current);
         return true;
       }
       // The first member's own failure, or the transaction's (a savepoint, the commit, the connection).
       for (const m of current ? [...ran, current] : ran) this.fail(queue, m, err);
+      for (const [m, own] of failed) this.fail(queue, m, own);
       return false;
     }
     for (const m of ran) m.resolve(m.result);
+    for (const [m, own] of failed) this.fail(queue, m, own);
     return false;
   }
 

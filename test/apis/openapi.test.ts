@@ -142,10 +142,14 @@ test('every documented path is served: list and get answer on the real server', 
   await t.as.post('/apis/correlation.svc.app/v1beta1/namespaces/default/correlations').send({ metadata: { name: 'docs' }, spec: { sourceUID: 'docs', config: { field: 'id', type: 'external', target: { url: 'https://example.com/${id}' } } } });
   await t.as.post('/apis/dashboard.svc.app/v1beta1/namespaces/default/snapshots').send({ metadata: { name: 'docs' }, spec: { name: 'Docs' } });
   await t.as.post('/apis/dashboard.svc.app/v1beta1/namespaces/default/librarypanels').send({ metadata: { name: 'docs' }, spec: { name: 'Docs', kind: 1, model: {} } });
+  // Annotations are named by their numeric id: the one made here.
+  const annotation = await t.as.post('/apis/annotation.svc.app/v1beta1/namespaces/default/annotations').send({ spec: { text: 'Docs', time: 1700000000000, timeEnd: 1700000000000, tags: [] } });
+  expect(annotation.status).toBe(201);
   for (const gv of Object.keys(await index())) {
     for (const [path, item] of Object.entries((await gvDoc(gv)).paths)) {
       if (!item.get) continue;
-      const url = path.replace('{namespace}', 'default').replace('{name}', 'docs');
+      const name = path.includes('/annotations/') ? (annotation.body.metadata.name as string) : 'docs';
+      const url = path.replace('{namespace}', 'default').replace('{name}', name);
       expect([url, (await t.as.get(url)).status]).toEqual([url, 200]);
     }
   }
