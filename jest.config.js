@@ -13,4 +13,9 @@ module.exports = {
   // Jest's cache would otherwise live in the temporary folder (jest_<uid>), which a test run leaves as it found it.
   cacheDirectory: '<rootDir>/node_modules/.cache/jest',
   testTimeout: 30000,
+  // Each suite leaves ~30 MB behind in the process that ran it (jest loads every module again per file, and the
+  // embedded backend's WASM with it). On two cores jest would run the whole suite in one process (in band), whose
+  // heap then grows past 3 GB and whose suites slow until hooks time out; a memory limit makes jest run suites in a
+  // worker that it replaces once it holds more than this after a file.
+  workerIdleMemoryLimit: '600MB',
 };
