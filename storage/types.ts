@@ -157,6 +157,8 @@ export interface SearchQuery {
   order: 'asc' | 'desc';
   /** Keyset position: hits strictly after this one in the order. */
   after?: SearchPosition;
+  /** Hits to skip first (after `after`), counted by the database: a later page reads only its own rows. */
+  offset?: number;
   limit: number;
 }
 

@@ -63,6 +63,8 @@ export function searchFieldsOf(kind: KindRegistration, obj: Resource): SearchFie
  */
 export async function searchVisible(storage: Storage, ctx: RequestContext, req: SearchRequest): Promise<SearchResult[]> {
   const kinds = req.kinds.filter((k) => k.search);
+  // Nothing will be dropped: the database skips the earlier pages and reads this one's rows only.
+  if (!req.groupByKind && (await seesEvery(ctx, kinds, req.verb ?? 'read'))) return pageOf(storage, ctx, req, kinds);
   const sections = req.groupByKind ? kinds.map((k) => [k]) : [kinds];
   const page = { skip: req.offset, out: [] as SearchResult[] };
   for (const section of sections) {
@@ -72,6 +74,24 @@ export async function searchVisible(storage: Storage, ctx: RequestContext, req: 
   return page.out;
 }
 
+/** The page of `kinds`' hits at `req.offset`, read as one page of the index (for a caller who sees every hit). */
+async function pageOf(storage: Storage, ctx: RequestContext, req: SearchRequest, kinds: readonly KindRegistration[]): Promise<SearchResult[]> {
+  const byType = new Map(kinds.map((k) => [`${k.group}/${k.plural}`, k]));
+  const { hits } = await storage.search({ ...searchQuery(ctx, req, kinds), offset: req.offset, limit: req.limit });
+  return hits.map((h) => ({ ...h, kind: byType.get(`${h.key.group}/${h.key.resource}`)! }));
+}
+
+/** The index query of `req` over `kinds`, without its paging. */
+const searchQuery = (ctx: RequestContext, req: SearchRequest, kinds: readonly KindRegistration[]) => ({
+  namespace: ctx.namespace,
+  types: kinds.map(typeOf),
+  title: req.title,
+  tags: req.tags,
+  folders: req.folders,
+  names: req.names,
+  order: req.order,
+});
+
 /** Reads `section`'s hits in order into `page`, skipping `page.skip` visible ones first. */
 async function fillFrom(storage: Storage, ctx: RequestContext, req: SearchRequest, section: readonly KindRegistration[], page: { skip: number; out: SearchResult[] }) {
   const byType = new Map(section.map((k) => [`${k.group}/${k.plural}`, k]));
@@ -79,17 +99,7 @@ async function fillFrom(storage: Storage, ctx: RequestContext, req: SearchReques
   for (;;) {
     const wanted = page.skip + req.limit - page.out.length;
     const batch = Math.min(Math.max(wanted, MIN_BATCH), MAX_BATCH);
-    const { hits, more } = await storage.search({
-      namespace: ctx.namespace,
-      types: section.map(typeOf),
-      title: req.title,
-      tags: req.tags,
-      folders: req.folders,
-      names: req.names,
-      order: req.order,
-      after,
-      limit: batch,
-    });
+    const { hits, more } = await storage.search({ ...searchQuery(ctx, req, section), after, limit: batch });
     const found = hits.map((h) => ({ ...h, kind: byType.get(`${h.key.group}/${h.key.resource}`)! }));
     for (const hit of await visible(ctx, req.verb ?? 'read', found)) {
       if (page.skip > 0) page.skip--;
@@ -123,7 +133,7 @@ async function visible(ctx: RequestContext, verb: string, hits: readonly SearchR
  */
 export async function visibleTagCounts(storage: Storage, ctx: RequestContext, kinds: readonly KindRegistration[]): Promise<{ tag: string; count: number }[]> {
   const searchable = kinds.filter((k) => k.search);
-  if (await readsEvery(ctx, searchable)) return storage.tagCounts({ namespace: ctx.namespace, types: searchable.map(typeOf) });
+  if (await seesEvery(ctx, searchable, 'read')) return storage.tagCounts({ namespace: ctx.namespace, types: searchable.map(typeOf) });
   const counts = new Map<string, number>();
   for (const hit of await searchVisible(storage, ctx, { kinds: searchable, order: 'asc', offset: 0, limit: Number.MAX_SAFE_INTEGER })) {
     for (const tag of new Set(hit.tags)) if (tag !== '') counts.set(tag, (counts.get(tag) ?? 0) + 1);
@@ -132,10 +142,10 @@ export async function visibleTagCounts(storage: Storage, ctx: RequestContext, ki
   return [...counts].sort(([a], [b]) => byteOrder(a, b)).map(([tag, count]) => ({ tag, count }));
 }
 
-/** Whether the caller may read every object of these kinds (a wildcard grant, or no check at all). */
-async function readsEvery(ctx: RequestContext, kinds: readonly KindRegistration[]): Promise<boolean> {
+/** Whether the caller may `verb` every object of these kinds (a wildcard grant, or no check at all). */
+async function seesEvery(ctx: RequestContext, kinds: readonly KindRegistration[], verb: string): Promise<boolean> {
   for (const k of kinds) {
-    if (ctx.access && k.access && !(await ctx.access.can(`${k.access.resource}:read`, `${k.access.resource}:uid:*`))) return false;
+    if (ctx.access && k.access && !(await ctx.access.can(`${k.access.resource}:${verb}`, `${k.access.resource}:uid:*`))) return false;
   }
   return true;
 }

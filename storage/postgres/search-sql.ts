@@ -93,7 +93,7 @@ function afterCondition(type: GroupResource, pos: SearchPosition, order: 'asc' |
 /** `%` and `_` in a user's query are literal characters. */
 const likePattern = (s: string) => `%${sortTitle(s).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-function branch(q: SearchQuery, type: GroupResource): RawBuilder<HitRow> {
+function branch(q: SearchQuery, type: GroupResource, merged: boolean): RawBuilder<HitRow> {
   const where: RawBuilder<boolean>[] = [
     sql`namespace = ${q.namespace}`,
     sql`"group" = ${type.group}`,
@@ -105,10 +105,12 @@ function branch(q: SearchQuery, type: GroupResource): RawBuilder<HitRow> {
   if (q.names) where.push(sql`name IN (${sql.join([...q.names])})`);
   if (q.after) where.push(afterCondition(type, q.after, q.order));
   const dir = sql.raw(q.order);
+  // A branch merged with others must hold every row the merge may skip; a lone branch skips them itself.
+  const page = merged ? sql`LIMIT ${(q.offset ?? 0) + q.limit + 1}` : sql`LIMIT ${q.limit + 1} OFFSET ${q.offset ?? 0}`;
   return sql<HitRow>`
     SELECT "group", resource, namespace, name, folder, title, ${SORT_KEY} AS sort_key, tags, internal_id FROM search_index
     WHERE ${sql.join(where, sql` AND `)}
-    ORDER BY ${SORT_KEY} ${dir}, name ${dir} LIMIT ${q.limit + 1}`;
+    ORDER BY ${SORT_KEY} ${dir}, name ${dir} ${page}`;
 }
 
 function toHit(r: HitRow): SearchHit {
@@ -132,11 +134,11 @@ export async function searchRows(db: Db, q: SearchQuery): Promise<{ hits: Search
   const dir = sql.raw(q.order);
   const query =
     q.types.length === 1
-      ? branch(q, q.types[0])
+      ? branch(q, q.types[0], false)
       : sql<HitRow>`
-          SELECT * FROM (${sql.join(q.types.map((t) => sql`(${branch(q, t)})`), sql` UNION ALL `)}) h
+          SELECT * FROM (${sql.join(q.types.map((t) => sql`(${branch(q, t, true)})`), sql` UNION ALL `)}) h
           ORDER BY sort_key ${dir}, name ${dir}, "group" COLLATE "C" ${dir}, resource COLLATE "C" ${dir}
-          LIMIT ${q.limit + 1}`;
+          LIMIT ${q.limit + 1} OFFSET ${q.offset ?? 0}`;
   const { rows } = await query.execute(db);
   const more = rows.length > q.limit;
   return { hits: (more ? rows.slice(0, q.limit) : rows).map(toHit), more };

@@ -257,6 +257,34 @@ describe('GET /api/folders', () => {
     expect(admin).toEqual(['pg-3', 'pg-1', 'pg-2', 'pg-5', 'pg-6', 'pg-4']);
   });
 
+  it('a caller who reads every folder has its page read alone: the index answers that page’s rows, none of the earlier pages', async () => {
+    await create({ uid: 'skip-parent', title: 'Skip Parent' });
+    const titles = ['Kilo', 'alpha', 'Echo', 'echo', 'Bravo', 'india', 'Delta'];
+    for (const [i, title] of titles.entries()) await create({ uid: `skip-${i}`, title, parentUid: 'skip-parent' });
+    const uids = async (q: string) => (await t.as.get(`/api/folders?parentUid=skip-parent&${q}`).expect(200)).body.map((f: { uid: string }) => f.uid);
+    const all = await uids('limit=1000');
+    // Case folded titles, ties by uid: the order the filtered pages above keep.
+    expect(all).toEqual(['skip-1', 'skip-4', 'skip-6', 'skip-2', 'skip-3', 'skip-5', 'skip-0']);
+    const read: number[] = [];
+    const search = t.storage.search;
+    t.storage.search = async (q) => {
+      const found = await search.call(t.storage, q);
+      read.push(found.hits.length);
+      return found;
+    };
+    try {
+      const pages = [];
+      for (let p = 1; p <= 4; p++) pages.push(await uids(`limit=2&page=${p}`));
+      expect(pages).toEqual([all.slice(0, 2), all.slice(2, 4), all.slice(4, 6), all.slice(6)]);
+      expect(read).toEqual([2, 2, 2, 1]);
+      read.length = 0;
+      expect(await uids('limit=2&page=5')).toEqual([]);
+      expect(read).toEqual([0]);
+    } finally {
+      t.storage.search = search;
+    }
+  });
+
   it('answers 404 for an unknown parent', async () => {
     const res = await t.as.get('/api/folders?parentUid=no-such-folder');
     expect(res.status).toBe(404);

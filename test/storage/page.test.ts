@@ -128,4 +128,29 @@ describe.each<Backend>(['postgres', 'embedded'])('Storage.page (%s)', (backend) 
     ]);
     expect(await storage.tagCounts({ namespace: NS, types: [] })).toEqual([]);
   });
+
+  test('search with an offset: the database skips the earlier hits, of one type or of several merged', async () => {
+    const SEARCHED = { group: 'test.svc.app', resource: 'searched' };
+    const OTHER = { group: 'test.svc.app', resource: 'othersearched' };
+    await storage.registerTypes([SEARCHED, OTHER]);
+    await storage.transact(async (tx) => {
+      const put = (type: typeof SEARCHED, name: string, title: string) =>
+        tx.create({ ...type, namespace: NS, name }, { metadata: { name }, spec: {} }, { folder: '', search: { title, tags: [], internalId: 0 } });
+      for (const [name, title] of [['s1', 'delta'], ['s2', 'Alpha'], ['s3', 'charlie'], ['s4', 'alpha']]) await put(SEARCHED, name, title);
+      for (const [name, title] of [['o1', 'Bravo'], ['s2', 'alpha'], ['o3', 'echo']]) await put(OTHER, name, title);
+    });
+    const hits = async (types: (typeof SEARCHED)[], offset: number | undefined, limit: number, order: 'asc' | 'desc' = 'asc') => {
+      const found = await storage.search({ namespace: NS, types, order, offset, limit });
+      return [found.hits.map((h) => `${h.key.resource}/${h.key.name}`), found.more];
+    };
+    expect(await hits([SEARCHED], undefined, 10)).toEqual([['searched/s2', 'searched/s4', 'searched/s3', 'searched/s1'], false]);
+    expect(await hits([SEARCHED], 1, 2)).toEqual([['searched/s4', 'searched/s3'], true]);
+    expect(await hits([SEARCHED], 3, 2)).toEqual([['searched/s1'], false]);
+    expect(await hits([SEARCHED], 9, 2)).toEqual([[], false]);
+    // Merged: a tie of title and name goes to the type first in byte order (othersearched before searched).
+    const merged = ['othersearched/s2', 'searched/s2', 'searched/s4', 'othersearched/o1', 'searched/s3', 'searched/s1', 'othersearched/o3'];
+    expect(await hits([SEARCHED, OTHER], undefined, 10)).toEqual([merged, false]);
+    for (const offset of [0, 1, 2, 5, 6, 7]) expect(await hits([SEARCHED, OTHER], offset, 2)).toEqual([merged.slice(offset, offset + 2), offset + 2 < merged.length]);
+    expect(await hits([SEARCHED, OTHER], 2, 3, 'desc')).toEqual([[...merged].reverse().slice(2, 5), true]);
+  });
 });
