@@ -151,6 +151,8 @@ export class ScopedReads implements Storage {
 
   objectHistory: Storage['objectHistory'] = (key, opts) => this.inner.objectHistory(key, opts);
 
+  objectVersions: Storage['objectVersions'] = (key, query) => this.inner.objectVersions(key, query);
+
   compact: Storage['compact'] = (type, before, opts) => this.writing(() => this.inner.compact(type, before, opts));
 
   poolStats = () => this.inner.poolStats();

@@ -176,6 +176,26 @@ export interface SearchHit extends SearchFields {
   position: SearchPosition;
 }
 
+/**
+ * The versions of an object: its generations (`metadata.generation`), each as the oldest history row of that generation
+ * (the write that made it), newest first. Only its current life counts: the rows of `uid` written after the name's
+ * last deletion or an earlier object's row.
+ */
+export interface VersionsQuery {
+  /** The object's current `metadata.uid`. */
+  uid: string;
+  /** Only the newest `keep` versions exist (a kind's retention); undefined = all. */
+  keep?: number;
+  /** Only versions made by a write older than this resourceVersion (resuming after a page). */
+  before?: number;
+  /** Only this generation. */
+  generation?: number;
+  /** Versions to skip (earlier pages). */
+  offset?: number;
+  /** At most this many; undefined = all. */
+  limit?: number;
+}
+
 /** A field of a stored object, as the path of keys leading to it: `['spec', 'login']`. */
 export type FieldPath = readonly string[];
 
@@ -352,6 +372,8 @@ export interface Storage {
   eventsSince(type: GroupResource, after: number, limit: number): Promise<HistoryEvent[]>;
   /** History of one object, newest first, optionally only versions older than `before`. */
   objectHistory(key: ResourceKey, opts: { limit: number; before?: number }): Promise<HistoryEvent[]>;
+  /** The versions of one object's current life, newest first, one page of them (see {@link VersionsQuery}). */
+  objectVersions(key: ResourceKey, query: VersionsQuery): Promise<HistoryEvent[]>;
   /**
    * Forget history older than `before`: lists and watches may no longer resume from there. Superseded versions
    * are dropped unless `keepSuperseded` (kinds whose history is a feature, like dashboard versions); with

@@ -30,50 +30,7 @@ export interface HistoryPage {
   continue?: string;
 }
 
-/** Rows are read from storage in batches of this many. */
-const BATCH = 100;
-
-/**
- * The history rows of the object's current life, newest first, older than `before`: a row of another uid or a
- * deletion is an earlier object of the same name, whose past is not this one's.
- */
-async function* rowsOf(storage: Storage, key: ResourceKey, uid: string, before?: number): AsyncGenerator<HistoryEvent> {
-  let cursor = before;
-  for (;;) {
-    const batch = await storage.objectHistory(key, { limit: BATCH, before: cursor });
-    for (const row of batch) {
-      const meta = (row.value as unknown as Resource).metadata;
-      if (row.action === 'DELETED' || meta.uid !== uid) return;
-      yield row;
-    }
-    if (batch.length < BATCH) return;
-    cursor = batch[batch.length - 1].resourceVersion;
-  }
-}
-
-/** The versions of the current life, newest first, each as the oldest row of its generation (the write that made it). */
-async function* versionsOf(storage: Storage, key: ResourceKey, uid: string, before?: number): AsyncGenerator<HistoryEvent> {
-  let pending: HistoryEvent | undefined;
-  for await (const row of rowsOf(storage, key, uid, before)) {
-    if (pending && generationOf(pending) !== generationOf(row)) yield pending;
-    pending = row;
-  }
-  if (pending) yield pending;
-}
-
 const generationOf = (row: HistoryEvent) => (row.value as unknown as Resource).metadata.generation;
-
-/**
- * The resourceVersion of the oldest version kept when an object keeps its newest `keep` (0 when it keeps every one).
- * Older versions are hidden from the write that pushed them out; compaction removes their rows only once they
- * leave the history window, as lists and watches resuming there may still need them.
- */
-async function oldestKept(storage: Storage, key: ResourceKey, uid: string, keep: number | undefined): Promise<number> {
-  if (keep === undefined) return 0;
-  let n = 0;
-  for await (const row of versionsOf(storage, key, uid)) if (++n === keep) return row.resourceVersion;
-  return 0;
-}
 
 /** Where a history page resumes: a registry continue token naming the object and the version it stopped after. */
 function resumeBefore(token: string | undefined, name: string): number | undefined {
@@ -101,23 +58,14 @@ export async function historyPage(
   present: (row: HistoryEvent) => Resource,
   keep?: number,
 ): Promise<HistoryPage> {
-  const items: ObjectVersion[] = [];
-  let last: HistoryEvent | undefined;
-  let skip = opts.offset ?? 0;
-  const floor = await oldestKept(storage, key, current.metadata.uid, keep);
-  for await (const row of versionsOf(storage, key, current.metadata.uid, resumeBefore(opts.continue, key.name))) {
-    if (row.resourceVersion < floor) break;
-    if (opts.limit !== undefined && items.length >= opts.limit) {
-      return { items, continue: encodeContinue(last!.resourceVersion, key.name) };
-    }
-    last = row;
-    if (skip > 0) {
-      skip--;
-      continue;
-    }
-    items.push({ generation: generationOf(row), object: present(row) });
-  }
-  return { items };
+  const before = resumeBefore(opts.continue, key.name);
+  // One more than the page: whether older versions remain.
+  const limit = opts.limit === undefined ? undefined : opts.limit + 1;
+  const rows = await storage.objectVersions(key, { uid: current.metadata.uid, keep, before, offset: opts.offset ?? 0, limit });
+  const page = opts.limit === undefined ? rows : rows.slice(0, opts.limit);
+  const items = page.map((row) => ({ generation: generationOf(row), object: present(row) }));
+  const last = page[page.length - 1];
+  return rows.length > page.length && last ? { items, continue: encodeContinue(last.resourceVersion, key.name) } : { items };
 }
 
 /** One generation of `current`'s history, or undefined when it has none such (or no longer keeps it). */
@@ -129,12 +77,7 @@ export async function historyVersion(
   present: (row: HistoryEvent) => Resource,
   keep?: number,
 ): Promise<ObjectVersion | undefined> {
-  const floor = await oldestKept(storage, key, current.metadata.uid, keep);
-  for await (const row of versionsOf(storage, key, current.metadata.uid)) {
-    if (row.resourceVersion < floor) return undefined;
-    const g = generationOf(row);
-    if (g === generation) return { generation: g, object: present(row) };
-    if (g < generation) return undefined;
-  }
-  return undefined;
+  if (!Number.isSafeInteger(generation)) return undefined;
+  const [row] = await storage.objectVersions(key, { uid: current.metadata.uid, keep, generation, limit: 1 });
+  return row ? { generation: generationOf(row), object: present(row) } : undefined;
 }

@@ -26,12 +26,14 @@ import {
   type UniqueKey,
   type WatchAction,
   type WriteOptions,
+  type VersionsQuery,
 } from '../types';
 import { containsSql, labelFilterSql } from './label-sql';
 import { migrationProvider } from './migrations';
 import { pageRows, tagCountRows } from './page-sql';
 import { referrerRows, writeReferences } from './reference-sql';
 import { searchRows, syncSearchRows } from './search-sql';
+import { versionRows } from './versions-sql';
 import type { Database } from './schema';
 import { syncUniqueRows, writeUniqueKeys } from './unique-sql';
 import { deleteObject, deleteObjects, insertObject, type ObjectWrite, updateObject } from './write-sql';
@@ -326,6 +328,10 @@ export class SqlStorage implements Storage {
     if (opts.before !== undefined) q = q.where('resource_version', '<', opts.before);
     const rows = await q.orderBy('resource_version', 'desc').limit(opts.limit).execute();
     return rows.map((r) => toEvent(key, r));
+  }
+
+  objectVersions(key: ResourceKey, query: VersionsQuery): Promise<HistoryEvent[]> {
+    return versionRows(this.db, key, query);
   }
 
   async compact(t: GroupResource, before: number, opts: { keepSuperseded: boolean | { generations: number } }): Promise<{ deleted: number }> {

@@ -80,6 +80,44 @@ test('pages with limit and the continueToken; limit defaults to 1000 also when i
   expect([elsewhere.status, elsewhere.body]).toEqual([400, { message: 'continue key is not valid: it belongs to another object' }]);
 });
 
+test('a page reads its own versions from storage, not every row of the history before it', async () => {
+  await history('deep', Array.from({ length: 12 }, (_, i) => `Deep ${i + 1}`));
+  // A write that changes only labels: a history row that belongs to version 12, never a version of its own.
+  const stored = (await t.as.get(`${DASHBOARDS}/deep`)).body;
+  await t.as.put(`${DASHBOARDS}/deep`).send({ ...stored, metadata: { ...stored.metadata, labels: { ...stored.metadata.labels, team: 'a' } } }).expect(200);
+  const all = (await versions('deep')).body.versions.map((v: { version: number; message: string }) => [v.version, v.message]);
+  expect(all).toEqual(Array.from({ length: 12 }, (_, i) => [12 - i, `save ${12 - i}`]));
+  const read: number[] = [];
+  const storage = t.storage;
+  const { objectHistory, objectVersions } = storage;
+  storage.objectHistory = async (key, opts) => {
+    const rows = await objectHistory.call(storage, key, opts);
+    read.push(rows.length);
+    return rows;
+  };
+  storage.objectVersions = async (key, query) => {
+    const rows = await objectVersions.call(storage, key, query);
+    read.push(rows.length);
+    return rows;
+  };
+  try {
+    const deep = await versions('deep', '?start=8&limit=2');
+    expect(deep.body.versions.map((v: { version: number }) => v.version)).toEqual([4, 3]);
+    // The page and one more, to know whether a token is due.
+    expect(read).toEqual([3]);
+    read.length = 0;
+    const rest = await versions('deep', `?limit=5&continueToken=${deep.body.continueToken}`);
+    expect([rest.body.versions.map((v: { version: number }) => v.version), rest.body.continueToken]).toEqual([[2, 1], '']);
+    expect(read).toEqual([2]);
+    read.length = 0;
+    expect((await t.as.get('/api/dashboards/uid/deep/versions/3')).body).toMatchObject({ version: 3, message: 'save 3' });
+    expect(read).toEqual([1]);
+  } finally {
+    storage.objectHistory = objectHistory;
+    storage.objectVersions = objectVersions;
+  }
+});
+
 test('a write that changes no spec is no new version; a deleted and re-created dashboard starts a new history', async () => {
   await history('life', ['L1', 'L2']);
   const stored = (await t.as.get(`${DASHBOARDS}/life`)).body;
