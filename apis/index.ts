@@ -27,6 +27,7 @@ import { snapshotKind } from './dashboard.svc.app/v1beta1/snapshot';
 export { DELETE_KEY_LABEL, deleteKeyLabel, EXPIRES_LABEL, isExpired, KEY_LABEL, randomSnapshotKey, SECURE_DASHBOARD, SNAPSHOT_KEY } from './dashboard.svc.app/v1beta1/snapshot';
 import { resourcePermissionKind } from './iam.svc.app/v0alpha1/resourcepermission';
 import { dataKeyKind } from './secret.svc.app/v0alpha1/datakey';
+import { signingKeyKind } from './secret.svc.app/v0alpha1/signingkey';
 import { settingKind } from './settings.svc.app/v0alpha1/setting';
 import { quotaKind } from './settings.svc.app/v0alpha1/quota';
 
@@ -54,6 +55,7 @@ export {
   serviceAccountKind,
   serviceAccountTokenKind,
   settingKind,
+  signingKeyKind,
   snapshotKind,
   starsKind,
   teamBindingKind,
@@ -95,6 +97,7 @@ export const identityKinds: readonly KindRegistration[] = [
 /**
  * Kinds the server keeps for itself, never served under /apis and with no legacy route as their client: the data
  * keys of the envelope encryption (pkg/secrets), stored by the secrets service's own registry, and the settings kept
- * in the database (pkg/settings), and the quota limits set over `[quota]` (pkg/quotas).
+ * in the database (pkg/settings), the quota limits set over `[quota]` (pkg/quotas), and the keys the server signs
+ * with, whose public halves `GET /api/signing-keys/keys` publishes (pkg/signingkeys).
  */
-export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind), anyKind(settingKind), anyKind(quotaKind)];
+export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind), anyKind(settingKind), anyKind(quotaKind), anyKind(signingKeyKind)];

@@ -21,6 +21,7 @@ import { queryHistoryArea } from './query-history';
 import { searchArea } from './search';
 import { serviceAccountsArea } from './serviceaccounts';
 import { sessionsArea } from './sessions';
+import { signingKeysArea } from './signing-keys';
 import { snapshotsArea } from './snapshots';
 import { starsArea } from './stars';
 import { teamSyncArea } from './team-sync';
@@ -63,6 +64,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   provisioningArea,
   adminArea,
   quotasArea,
+  signingKeysArea,
 ];
 
 export { type AdapterDeps, isPublicApiRoute, legacyRouter, type LegacyArea, type LegacyRoute, routeName, servedRoutes } from './shared';

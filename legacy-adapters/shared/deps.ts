@@ -16,6 +16,7 @@ import type { SecretsService } from '../../pkg/secrets';
 import type { Provisioner } from '../../pkg/provisioning';
 import type { StoredSettings } from '../../pkg/settings';
 import type { StoredQuotas } from '../../pkg/quotas';
+import type { SigningKeys } from '../../pkg/signingkeys';
 
 /**
  * Everything a legacy area's handlers may use, built once by the server (pkg/server/app.ts) and handed to every
@@ -33,6 +34,8 @@ export interface AdapterDeps {
   settings: StoredSettings;
   /** The quota limits set per organization and user over `[quota]` (PUT .../quotas/:target). */
   quotas: StoredQuotas;
+  /** The keys the server signs with, shared by every replica (their public halves: GET /api/signing-keys/keys). */
+  signingKeys: SigningKeys;
   users: IdentityDirectory;
   teams: TeamDirectory;
   preferences: PreferencesDirectory;

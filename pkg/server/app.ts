@@ -23,13 +23,14 @@ import { teamPermissions } from '../auth/authorization/team-permissions';
 import { isPublicApiRoute, legacyAreas, legacyRouter } from '../../legacy-adapters';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
-import { type OrgDirectory, type Registry, storedOrgs } from '../registry';
+import { type OrgDirectory, Registry, storedOrgs } from '../registry';
 import { WatchHub } from '../registry/watch';
 import { DataSourceInstances } from '../plugins/instances';
 import { openSecrets, type SecretsService } from '../secrets';
 import { Provisioner } from '../provisioning';
 import { StoredSettings } from '../settings';
 import { identityQuotas, StoredQuotas } from '../quotas';
+import { SigningKeys } from '../signingkeys';
 import { internalKinds } from '../../apis';
 import { ScopedReads, type Storage } from '../../storage';
 import { readScope } from './read-scope';
@@ -190,12 +191,17 @@ export function createApp(deps: AppDeps): {
   const settings = new StoredSettings(registry.companion(internalKinds));
   // Quota limits set per organization and user, beside the objects they limit (the registry's quota check reads them).
   const quotas = new StoredQuotas(registry.companion(internalKinds));
+  // The keys the server signs with, in the database, their private halves encrypted with this server's secrets.
+  // reencrypt-secrets and rollback-secrets rewrite them too.
+  const signingKeyRegistry = new Registry(deps.storage, internalKinds, { nestedFolders: false, namespaces: registry.namespaces, secrets });
+  secrets.addHolder(signingKeyRegistry);
+  const signingKeys = new SigningKeys(signingKeyRegistry);
   // Files under paths.provisioning, written as the provisioner; replicas take turns on the database's lock.
   const provisioning = new Provisioner(
     { registry, orgs: deps.orgs ?? storedOrgs(users), checksumKey: config.security.secret_key, orgIds: async () => (await users.listOrgs()).map((o) => o.id) },
     { root: config.paths.provisioning, cwd: process.cwd(), sources: { env: deps.env ?? {} }, exclusively: (name, fn) => deps.storage.exclusively(name, fn), log },
   );
-  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, quotas };
+  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, quotas, signingKeys };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
   streamingApi.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !!route.rawBody }));
   app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !route.rawBody }));

@@ -520,6 +520,8 @@ const ROWS: Row[] = [
   { route: 'GET /api/snapshots/:key', call: async () => ({ path: `/api/snapshots/${(await snapshot()).key}` }), expect: publicRoute() },
   { route: 'DELETE /api/snapshots/:key', call: async () => ({ path: `/api/snapshots/${(await snapshot()).key}` }), expect: { ...orgAdmin(), otherOrg: 403 } },
   { route: 'GET /api/snapshots-delete/:deleteKey', call: async () => ({ path: `/api/snapshots-delete/${(await snapshot()).deleteKey}` }), expect: publicRoute() },
+  // The public halves of the server's signing keys, for whoever verifies its tokens.
+  { route: 'GET /api/signing-keys/keys', call: () => ({ path: '/api/signing-keys/keys' }), expect: publicRoute() },
   { route: 'GET /api/snapshot/shared-options', call: () => ({ path: '/api/snapshot/shared-options' }), expect: orgRead() },
   // Library elements at the root: Viewers read them (library.panels:read on the root), Editors write them.
   { route: 'GET /api/library-elements', call: () => ({ path: '/api/library-elements?searchString=E' }), expect: orgRead() },
