@@ -1,3 +1,3 @@
 export * from './types';
-export { openStorage, type StorageOptions } from './open-storage';
+export { embeddedImage, openStorage, type StorageOptions } from './open-storage';
 export { ScopedReads } from './scoped-reads';

@@ -35,9 +35,9 @@ export interface TestApp {
  * test backend. `flags` are config flags.
  */
 export async function startTestApp(flags: string[] = [], backend: Backend = testBackend(), opts: { log?: Logger; env?: Record<string, string> } = {}): Promise<TestApp> {
-  const db = await createTestDatabase(backend);
+  const db = await createTestDatabase(backend, { migrated: true });
   const config = loadConfig({ argv: flags, env: {}, cwd: process.cwd() });
-  const storage = await openStorage({ url: db.url, dataDir: '', inMemory: true, maxConnections: 20 });
+  const storage = await openStorage({ url: db.url, dataDir: '', inMemory: true, image: db.image, maxConnections: 20 });
   const { app, registry, users, identityReady, provisioning } = await composeServer(config, opts.log ?? silentLogger, storage, { version: 'test', commit: 'test' }, opts.env);
   // Org 1 and the admin exist before the first request, so a test's first call does not pay for the bootstrap.
   await identityReady();
