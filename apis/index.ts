@@ -22,6 +22,8 @@ import { teamGroupKind } from './iam.svc.app/v0alpha1/teamgroup';
 import { userKind } from './iam.svc.app/v0alpha1/user';
 import { playlistKind } from './playlist.svc.app/v1/playlist';
 import { preferencesKind } from './preferences.svc.app/v1alpha1/preferences';
+import { publicDashboardKind } from './publicdashboard.svc.app/v1/publicdashboard';
+export { ACCESS_TOKEN, newAccessToken, PUBLIC_DASHBOARD_LABELS, publicDashboardError, SHARE_TYPES } from './publicdashboard.svc.app/v1/publicdashboard';
 import { queryHistoryKind } from './queryhistory.svc.app/v0alpha1/queryhistory';
 import { snapshotKind } from './dashboard.svc.app/v1beta1/snapshot';
 export { DELETE_KEY_LABEL, deleteKeyLabel, EXPIRES_LABEL, isExpired, KEY_LABEL, randomSnapshotKey, SECURE_DASHBOARD, SNAPSHOT_KEY } from './dashboard.svc.app/v1beta1/snapshot';
@@ -47,6 +49,7 @@ export {
   orgMemberKind,
   playlistKind,
   preferencesKind,
+  publicDashboardKind,
   queryHistoryKind,
   quotaKind,
   roleBindingKind,
@@ -65,7 +68,7 @@ export {
 };
 
 /** Every kind the server serves. Adding a kind is its folder plus one line here. */
-export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind), anyKind(dataSourceKind), anyKind(correlationKind), anyKind(snapshotKind), anyKind(libraryPanelKind), anyKind(annotationKind)];
+export const allKinds: readonly KindRegistration[] = [anyKind(folderKind), anyKind(dashboardKind), anyKind(playlistKind), anyKind(dataSourceKind), anyKind(correlationKind), anyKind(snapshotKind), anyKind(libraryPanelKind), anyKind(annotationKind), anyKind(publicDashboardKind)];
 
 /**
  * The kinds not (yet) served under /apis, whose clients are the legacy /api endpoints: the identity kinds (users,

@@ -17,6 +17,7 @@ import { playlistsArea } from './playlists';
 import { preferencesArea } from './preferences';
 import { quotasArea } from './quotas';
 import { provisioningArea } from './provisioning';
+import { publicDashboardsArea } from './public-dashboards';
 import { queryHistoryArea } from './query-history';
 import { searchArea } from './search';
 import { serviceAccountsArea } from './serviceaccounts';
@@ -43,6 +44,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   serviceAccountsArea,
   apiKeysArea,
   dashboardsArea,
+  publicDashboardsArea,
   preferencesArea,
   searchArea,
   starsArea,

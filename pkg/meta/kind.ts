@@ -320,6 +320,14 @@ export interface KindAccess<Spec = unknown> {
   /** The action and scope prefix: `dashboards` gives `dashboards:read` on `dashboards:uid:<name>`. */
   resource: string;
   /**
+   * The action a verb checks when it is not `<resource>:<verb>`: for kinds guarded by another kind's actions (a
+   * public dashboard is read with `dashboards:read` and written with `dashboards.public:write` on its dashboard).
+   * The roles' grants of that verb grant this action.
+   *
+   * @example actions: { read: 'dashboards:read', create: 'dashboards.public:write', write: 'dashboards.public:write', delete: 'dashboards.public:write' }
+   */
+  actions?: Readonly<Partial<Record<'read' | 'write' | 'create' | 'delete', string>>>;
+  /**
    * The scope an object is checked on, create included, instead of `<resource>:uid:<name>`: for objects governed by
    * what they belong to (an annotation of a dashboard by `dashboards:uid:<uid>`, whose managed levels and folders then
    * grant the kind's actions; an organization annotation by `annotations:type:organization`). Also called with a

@@ -53,7 +53,7 @@ export class KindAccess {
   }
 
   action(verb: Verb): string {
-    return `${this.resource}:${verb}`;
+    return this.kind.access?.actions?.[verb] ?? `${this.resource}:${verb}`;
   }
 
   /**

@@ -142,6 +142,7 @@ test('every documented path is served: list and get answer on the real server', 
   await t.as.post('/apis/correlation.svc.app/v1beta1/namespaces/default/correlations').send({ metadata: { name: 'docs' }, spec: { sourceUID: 'docs', config: { field: 'id', type: 'external', target: { url: 'https://example.com/${id}' } } } });
   await t.as.post('/apis/dashboard.svc.app/v1beta1/namespaces/default/snapshots').send({ metadata: { name: 'docs' }, spec: { name: 'Docs' } });
   await t.as.post('/apis/dashboard.svc.app/v1beta1/namespaces/default/librarypanels').send({ metadata: { name: 'docs' }, spec: { name: 'Docs', kind: 1, model: {} } });
+  await t.as.post('/apis/publicdashboard.svc.app/v1/namespaces/default/publicdashboards').send({ metadata: { name: 'docs' }, spec: { dashboardUid: 'docs' } }).expect(201);
   // Annotations are named by their numeric id: the one made here.
   const annotation = await t.as.post('/apis/annotation.svc.app/v1beta1/namespaces/default/annotations').send({ spec: { text: 'Docs', time: 1700000000000, timeEnd: 1700000000000, tags: [] } });
   expect(annotation.status).toBe(201);

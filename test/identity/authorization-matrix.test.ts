@@ -523,6 +523,17 @@ const ROWS: Row[] = [
   // The public halves of the server's signing keys, for whoever verifies its tokens.
   { route: 'GET /api/signing-keys/keys', call: () => ({ path: '/api/signing-keys/keys' }), expect: publicRoute() },
   { route: 'GET /api/snapshot/shared-options', call: () => ({ path: '/api/snapshot/shared-options' }), expect: orgRead() },
+  // Public dashboards of a root dashboard of the server admin: who may read the dashboard reads its public dashboard,
+  // org Admins write them (dashboards.public:write); another organization's member is refused in org 1.
+  { route: 'GET /api/dashboards/public-dashboards', call: () => ({ path: '/api/dashboards/public-dashboards' }), expect: orgRead() },
+  { route: 'GET /api/dashboards/uid/:dashboardUid/public-dashboards', call: async ({ n }) => ({ path: `/api/dashboards/uid/${(await sharedDashboard(n)).dashboardUid}/public-dashboards` }), expect: orgRead() },
+  { route: 'POST /api/dashboards/uid/:dashboardUid/public-dashboards', call: async ({ n }) => ({ path: `/api/dashboards/uid/${await dashboardUid(n)}/public-dashboards`, body: { isEnabled: true } }), expect: orgAdmin() },
+  {
+    route: 'PATCH /api/dashboards/uid/:dashboardUid/public-dashboards/:uid',
+    call: async ({ n }) => ({ path: await sharedDashboardPath(n), body: { isEnabled: false } }),
+    expect: orgAdmin(),
+  },
+  { route: 'DELETE /api/dashboards/uid/:dashboardUid/public-dashboards/:uid', call: async ({ n }) => ({ path: await sharedDashboardPath(n) }), expect: orgAdmin() },
   // Library elements at the root: Viewers read them (library.panels:read on the root), Editors write them.
   { route: 'GET /api/library-elements', call: () => ({ path: '/api/library-elements?searchString=E' }), expect: orgRead() },
   { route: 'GET /api/library-elements/name/:name', call: async ({ n }) => ({ path: `/api/library-elements/name/${encodeURIComponent((await element(n)).name)}` }), expect: orgRead() },
@@ -536,6 +547,18 @@ const ROWS: Row[] = [
   },
   { route: 'DELETE /api/library-elements/:uid', call: async ({ n }) => ({ path: `/api/library-elements/${(await element(n)).uid}` }), expect: orgWrite() },
 ];
+
+/** A fresh root dashboard of the server admin, shared publicly (enabled): its uid, and its public dashboard's uid and token. */
+async function sharedDashboard(n: string): Promise<{ dashboardUid: string; uid: string; accessToken: string }> {
+  const uid = await dashboardUid(n);
+  const res = await t.as.post(`/api/dashboards/uid/${uid}/public-dashboards`).send({ isEnabled: true });
+  expect(res.status).toBe(200);
+  return { dashboardUid: uid, uid: res.body.uid, accessToken: res.body.accessToken };
+}
+const sharedDashboardPath = async (n: string) => {
+  const shared = await sharedDashboard(n);
+  return `/api/dashboards/uid/${shared.dashboardUid}/public-dashboards/${shared.uid}`;
+};
 
 /** A fresh snapshot of org 1, taken by the server admin: its keys. */
 async function snapshot(): Promise<{ key: string; deleteKey: string }> {

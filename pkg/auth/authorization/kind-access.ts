@@ -86,7 +86,8 @@ export class KindAccessRules {
   }
 }
 
-const actionOf = (resource: string, verb: AccessVerb) => (verb.startsWith('permissions:') ? `${resource}.${verb}` : `${resource}:${verb}`);
+const actionOf = (access: NonNullable<KindRegistration['access']>, verb: AccessVerb) =>
+  verb.startsWith('permissions:') ? `${access.resource}.${verb}` : access.actions?.[verb as keyof typeof access.actions] ?? `${access.resource}:${verb}`;
 
 /** A kind's grants for one role, as {@link KindRoleGrant} says. */
 function grantsOf(kind: KindRegistration, role: BasicRole): Grant[] {
@@ -95,7 +96,7 @@ function grantsOf(kind: KindRegistration, role: BasicRole): Grant[] {
   const out: Grant[] = [];
   for (const { verbs, on } of access.roles?.[role] ?? []) {
     for (const verb of verbs) {
-      const action = actionOf(access.resource, verb);
+      const action = actionOf(access, verb);
       if (typeof on === 'object') out.push([action, on.scope]);
       else if (on === 'root') out.push([action, GENERAL]);
       else if (verb === 'create' && !kind.inFolder && !kind.isFolder) out.push([action, '']);

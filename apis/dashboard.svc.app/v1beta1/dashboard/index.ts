@@ -4,6 +4,7 @@ import { type DashboardSpec, dashboardSpecSchema } from './dashboard-schema';
 import { dashboardStrategy } from './dashboard-strategy';
 import { dashboardDto } from './dashboard-dto';
 import { libraryPanelConnections, libraryPanelKind } from '../librarypanel';
+import { PUBLIC_DASHBOARD_LABELS, publicDashboardKind } from '../../../publicdashboard.svc.app/v1/publicdashboard';
 
 export { MIN_REFRESH_INTERVAL, ProvisionedDashboardMessages } from './dashboard-strategy';
 
@@ -49,6 +50,9 @@ export const dashboardKind = {
   subresources: [dashboardDto],
   // Its connections to the library panels its panels use, kept with every write and delete of it.
   references: [libraryPanelConnections(libraryPanelKind)],
-  // Its annotations go with it (and with its folder).
-  cascades: [{ kind: anyKind(annotationKind), dependents: (d) => ({ labels: { [ANNOTATION_LABELS.dashboard]: labelKey(d.metadata.name) } }) }],
+  // Its annotations and its public dashboard go with it (and with its folder).
+  cascades: [
+    { kind: anyKind(annotationKind), dependents: (d) => ({ labels: { [ANNOTATION_LABELS.dashboard]: labelKey(d.metadata.name) } }) },
+    { kind: anyKind(publicDashboardKind), dependents: (d) => ({ labels: { [PUBLIC_DASHBOARD_LABELS.dashboard]: labelKey(d.metadata.name) } }) },
+  ],
 } satisfies KindRegistration<DashboardSpec>;
