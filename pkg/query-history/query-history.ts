@@ -45,7 +45,7 @@ export interface HistoryPage {
   perPage: number;
 }
 
-const kind = anyKind(queryHistoryKind);
+const kind = queryHistoryKind;
 const OWNER = 'queryhistory.svc.app/owner';
 const STARRED = 'queryhistory.svc.app/starred';
 /** The anchor's short uids: 14 characters. */
@@ -70,7 +70,7 @@ export class QueryHistory {
   private readonly registry: Registry;
 
   constructor(objects: Registry) {
-    this.registry = objects.companion([kind]);
+    this.registry = objects.companion([anyKind(kind)]);
   }
 
   private ctx(owner: HistoryOwner): RequestContext {
@@ -101,7 +101,7 @@ export class QueryHistory {
   }
 
   /** The owner's entry `uid` (404 otherwise). */
-  private async owned(owner: HistoryOwner, uid: string): Promise<Resource> {
+  private async owned(owner: HistoryOwner, uid: string): Promise<Resource<QueryHistorySpec>> {
     const stored = await this.registry.get(this.ctx(owner), kind, uid).catch(notFoundAsUndefined);
     if (!stored || stored.metadata.labels?.[OWNER] !== ownerLabel(owner.identity)) throw queryNotFound();
     return stored;
@@ -146,8 +146,8 @@ export class QueryHistory {
 /** The legacy id of the user who ran the query (the anchor's `createdBy`). */
 const CREATED_BY = 'queryhistory.svc.app/createdBy';
 
-function entryOf(obj: Resource): QueryHistoryEntry {
-  const spec = obj.spec as unknown as QueryHistorySpec;
+function entryOf(obj: Resource<QueryHistorySpec>): QueryHistoryEntry {
+  const { spec } = obj;
   return {
     uid: obj.metadata.name,
     datasourceUid: spec.datasourceUid,

@@ -9,10 +9,7 @@ import type { DataKeyStore, StoredDataKey } from './secrets-service';
 export const SECRETS_NAMESPACE = 'svc-secrets';
 
 
-const toStored = (obj: Resource): StoredDataKey => {
-  const spec = obj.spec as DataKeySpec;
-  return { id: obj.metadata.name, wrapped: spec.encryptedKey, kek: spec.keyEncryptionKey };
-};
+const toStored = ({ metadata, spec }: Resource<DataKeySpec>): StoredDataKey => ({ id: metadata.name, wrapped: spec.encryptedKey, kek: spec.keyEncryptionKey });
 
 /**
  * Data keys as DataKey objects of a registry that serves that kind (see `internalKinds`), so that they replicate

@@ -1,6 +1,4 @@
 import { settingKind } from '../../apis';
-import type { SettingSpec } from '../../apis/settings.svc.app/v0alpha1/setting';
-import { anyKind } from '../meta';
 import type { Registry, RequestContext } from '../registry';
 
 /** The namespace settings live in: one set for the whole server, as the anchor's `setting` table. */
@@ -39,12 +37,9 @@ export class StoredSettings {
   /** Every stored section. */
   async all(): Promise<SettingSections> {
     await this.init();
-    const { items } = await this.registry.list(this.ctx, anyKind(settingKind), {});
+    const { items } = await this.registry.list(this.ctx, settingKind, {});
     const out: SettingSections = {};
-    for (const item of items) {
-      const spec = item.spec as SettingSpec;
-      out[spec.section] = { ...spec.values };
-    }
+    for (const { spec } of items) out[spec.section] = { ...spec.values };
     return out;
   }
 
@@ -56,8 +51,8 @@ export class StoredSettings {
     await this.init();
     for (const section of new Set([...Object.keys(updates), ...Object.keys(removals)])) {
       const name = objectName(section);
-      await this.registry.upsert(this.ctx, anyKind(settingKind), name, (current) => {
-        const values = { ...((current?.spec as SettingSpec | undefined)?.values ?? {}), ...(updates[section] ?? {}) };
+      await this.registry.upsert(this.ctx, settingKind, name, (current) => {
+        const values = { ...(current?.spec.values ?? {}), ...(updates[section] ?? {}) };
         for (const key of removals[section] ?? []) delete values[key];
         return { apiVersion: `${settingKind.group}/${settingKind.version}`, kind: settingKind.kind, metadata: { name }, spec: { section, values } };
       });

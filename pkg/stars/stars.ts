@@ -49,8 +49,8 @@ export class Stars {
 
   /** Everything the owner starred, deleted objects included. */
   private async items(owner: StarOwner): Promise<StarredItem[]> {
-    const stored = await this.registry.get(this.ctx(owner), anyKind(starsKind), starsName(owner.identity)).catch(notFoundAsUndefined);
-    return (stored?.spec as StarsSpec | undefined)?.items ?? [];
+    const stored = await this.registry.get(this.ctx(owner), starsKind, starsName(owner.identity)).catch(notFoundAsUndefined);
+    return stored?.spec.items ?? [];
   }
 
   /**
@@ -78,7 +78,7 @@ export class Stars {
   async star(owner: StarOwner, kind: KindRegistration, obj: Resource): Promise<void> {
     const item: StarredItem = { group: kind.group, resource: kind.plural, name: obj.metadata.name, uid: obj.metadata.uid };
     const name = starsName(owner.identity);
-    await this.registry.upsert(this.ctx(owner), anyKind(starsKind), name, (current) =>
+    await this.registry.upsert(this.ctx(owner), starsKind, name, (current) =>
       current ? withItems(current, (items) => [...items.filter((i) => !sameObject(kind, item.name)(i)), item]) : { metadata: { name }, spec: { items: [item] } },
     );
   }
@@ -86,7 +86,7 @@ export class Stars {
   /** Removes the owner's star of the object of `kind` named `name`, if any. */
   async unstar(owner: StarOwner, kind: KindRegistration, name: string): Promise<void> {
     await this.registry
-      .patch(this.ctx(owner), anyKind(starsKind), starsName(owner.identity), (current) => withItems(current, (items) => items.filter((i) => !sameObject(kind, name)(i))))
+      .patch(this.ctx(owner), starsKind, starsName(owner.identity), (current) => withItems(current, (items) => items.filter((i) => !sameObject(kind, name)(i))))
       .catch(notFoundAsUndefined);
   }
 }
@@ -108,8 +108,7 @@ export function starsOf(registry: Registry): Stars {
   return stars;
 }
 
-function withItems(current: Resource, change: (items: StarredItem[]) => StarredItem[]): Resource {
-  const spec = current.spec as unknown as StarsSpec;
-  return { ...current, spec: { ...spec, items: change(spec.items) } } as Resource;
+function withItems(current: Resource<StarsSpec>, change: (items: StarredItem[]) => StarredItem[]): Resource<StarsSpec> {
+  return { ...current, spec: { ...current.spec, items: change(current.spec.items) } };
 }
 

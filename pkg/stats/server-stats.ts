@@ -3,7 +3,7 @@ import {
   serviceAccountKind, serviceAccountTokenKind, snapshotKind, starsKind, teamKind, userKind,
 } from '../../apis';
 import { LibraryElementKind } from '../../apis/dashboard.svc.app/v1beta1/librarypanel';
-import { anyKind, isProvisioned, type KindRegistration, type Resource } from '../meta';
+import { anyKind, isProvisioned, type KindRegistration, type Resource, type SpecOf } from '../meta';
 import type { Registry } from '../registry';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -68,7 +68,7 @@ type Role = 'Admin' | 'Editor' | 'Viewer';
 const RANK: Record<string, number> = { None: 0, Viewer: 1, Editor: 2, Admin: 3 };
 
 /** Every object of a kind in every namespace (no access check): the server's own count, read once. */
-const everything = (registry: Registry, kind: KindRegistration): Promise<Resource[]> => registry.findByLabels(kind, {});
+const everything = <S>(registry: Registry, kind: KindRegistration<S>): Promise<Resource<SpecOf<S>>[]> => registry.findByLabels(kind, {});
 
 /**
  * Counts the stored objects for `GET /api/admin/stats` and the usage report, as of `now`: plain totals with one
@@ -91,23 +91,23 @@ export async function countServer(r: CountedRegistries, now = Date.now()): Promi
     internal.count(anyKind(dataKeyKind)),
   ]);
   const [dashboards, dataSources, libraryElements, starLists, userObjects, members, lastSeen, sessions, managed] = await Promise.all([
-    everything(objects, anyKind(dashboardKind)),
-    objects.kinds.includes(anyKind(dataSourceKind)) ? everything(objects, anyKind(dataSourceKind)) : [],
-    objects.kinds.includes(anyKind(libraryPanelKind)) ? everything(objects, anyKind(libraryPanelKind)) : [],
-    everything(objects.companion([anyKind(starsKind)]), anyKind(starsKind)),
-    everything(identity, anyKind(userKind)),
-    everything(identity, anyKind(orgMemberKind)),
-    everything(identity, anyKind(lastSeenKind)),
-    everything(identity, anyKind(authTokenKind)),
-    everything(identity, anyKind(resourcePermissionKind)),
+    everything(objects, dashboardKind),
+    objects.kinds.includes(anyKind(dataSourceKind)) ? everything(objects, dataSourceKind) : [],
+    objects.kinds.includes(anyKind(libraryPanelKind)) ? everything(objects, libraryPanelKind) : [],
+    everything(objects.companion([anyKind(starsKind)]), starsKind),
+    everything(identity, userKind),
+    everything(identity, orgMemberKind),
+    everything(identity, lastSeenKind),
+    everything(identity, authTokenKind),
+    everything(identity, resourcePermissionKind),
   ]);
 
   const highest = new Map<number, Role>();
   for (const m of members) {
-    const { userId, role } = m.spec as { userId: number; role: string };
+    const { userId, role } = m.spec;
     if (RANK[role]! > RANK[highest.get(userId) ?? 'None']!) highest.set(userId, role as Role);
   }
-  const uidToId = new Map(userObjects.map((u) => [String((u.spec as { uid: string }).uid), Number(u.metadata.name)]));
+  const uidToId = new Map(userObjects.map((u) => [u.spec.uid, Number(u.metadata.name)]));
   const byRole = (ids: Iterable<number>) => {
     const out = { all: 0, Admin: 0, Editor: 0, Viewer: 0 };
     for (const id of ids) {
@@ -117,29 +117,29 @@ export async function countServer(r: CountedRegistries, now = Date.now()): Promi
     }
     return out;
   };
-  const seenSince = (since: number) => [...lastSeen].filter((o) => Date.parse(String((o.spec as { seenAt: string }).seenAt)) >= since).map((o) => uidToId.get(o.metadata.name)).filter((id): id is number => id !== undefined);
+  const seenSince = (since: number) => [...lastSeen].filter((o) => Date.parse(o.spec.seenAt) >= since).map((o) => uidToId.get(o.metadata.name)).filter((id): id is number => id !== undefined);
   const monthStart = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1);
   const all = byRole(userObjects.map((u) => Number(u.metadata.name)));
   const active = byRole(seenSince(now - ACTIVE_MS));
   const daily = byRole(seenSince(now - DAY_MS));
-  const sessionsSince = (since: number) => sessions.filter((s) => Date.parse(String((s.spec as { seenAt: string }).seenAt)) >= since).length;
+  const sessionsSince = (since: number) => sessions.filter((s) => Date.parse(s.spec.seenAt) >= since).length;
 
-  const tags = new Set(dashboards.flatMap((d) => ((d.spec as { tags?: unknown }).tags as unknown[] | null | undefined) ?? []).map(String));
+  const tags = new Set(dashboards.flatMap((d) => d.spec.tags ?? []).map(String));
   const dataSourceTypes = new Map<string, number>();
   const dataSourceAccess = new Map<string, number>();
   for (const ds of dataSources) {
-    const { type, access = 'proxy' } = ds.spec as { type: string; access?: string };
+    const { type, access = 'proxy' } = ds.spec;
     dataSourceTypes.set(type, (dataSourceTypes.get(type) ?? 0) + 1);
     dataSourceAccess.set(`${type}.${access}`, (dataSourceAccess.get(`${type}.${access}`) ?? 0) + 1);
   }
   const permissionsOn = (resource: string) =>
-    managed.filter((p) => (p.spec as { resource: { resource: string } }).resource.resource === resource).reduce((n, p) => n + ((p.spec as { permissions?: unknown[] }).permissions ?? []).length, 0);
-  const libraryKind = (k: number) => libraryElements.filter((e) => (e.spec as { kind?: number }).kind === k).length;
+    managed.filter((p) => p.spec.resource.resource === resource).reduce((n, p) => n + p.spec.permissions.length, 0);
+  const libraryKind = (k: number) => libraryElements.filter((e) => e.spec.kind === k).length;
 
   return {
     stats: {
       orgs, dashboards: dashboards.length, snapshots, tags: tags.size, datasources: dataSources.length, playlists,
-      stars: starLists.reduce((n, s) => n + (((s.spec as { items?: unknown[] }).items ?? []).length), 0),
+      stars: starLists.reduce((n, s) => n + s.spec.items.length, 0),
       // No alerting here: no alert rules are stored.
       alerts: 0,
       users, admins: all.Admin, editors: all.Editor, viewers: all.Viewer,
