@@ -208,6 +208,10 @@ export interface PageQuery extends GroupResource {
   labels?: readonly LabelFilter[];
   /** Only these names. */
   names?: readonly string[];
+  /** Not these names. */
+  excludeNames?: readonly string[];
+  /** Only objects in one of these folders ('' = the root). */
+  folders?: readonly string[];
   /**
    * Only objects named as an object of this type in its namespace is named: the users (named by their id) who are
    * members of an organization (its memberships are named by the user's id).
@@ -218,10 +222,12 @@ export interface PageQuery extends GroupResource {
   /** Objects one of whose `paths` holds `text`, ignoring case; an empty text matches every object. */
   contains?: { paths: readonly FieldPath[]; text: string };
   /**
-   * The order, first key first, then the name: `text` compares case-folded strings byte by byte (a missing field
-   * first), `number` numerically (one that is no integer first).
+   * The order, first key first, then the name: `text` compares case-folded strings byte by byte, `exact` the strings
+   * as they are byte by byte, (a missing field first), `number` numerically (one that is no integer first).
    */
-  order: readonly { path: FieldPath; as: 'text' | 'number' }[];
+  order: readonly { path: FieldPath; as: 'text' | 'exact' | 'number' }[];
+  /** The whole order reversed, the name included (a missing field last). */
+  descending?: boolean;
   /** Matches to skip (earlier pages). */
   offset: number;
   /** At most this many; undefined = every match from `offset` on. */

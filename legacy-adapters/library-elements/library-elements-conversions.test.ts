@@ -8,7 +8,7 @@ import {
   parseCreateCommand,
   parseElementSearch,
   parsePatchCommand,
-  searchElements,
+  elementPage,
   toElementDTO,
   toNewElement,
   toPatchedElement,
@@ -60,9 +60,7 @@ describe('commands', () => {
 });
 
 describe('search', () => {
-  const all = [element('b', { description: 'has NEEDLE' }), element('a', { kind: 2, type: '' }, 'f'), element('c', { type: 'table' })];
   const q = (query: Record<string, string>): ElementSearch => parseElementSearch(query);
-  const names = (r: { page: Resource[] }) => r.page.map((e) => e.metadata.name);
 
   it('reads the query as the anchor does', () => {
     expect(q({})).toEqual({ searchString: '', kind: undefined, order: 'asc', types: [], excludeUid: undefined, folderUids: undefined, folderIds: undefined, perPage: 100, page: 1 });
@@ -78,14 +76,18 @@ describe('search', () => {
     expect(() => q({ folderFilter: '1', folderFilterUIDs: 'f' })).toThrow('cannot pass both folderFilter and folderFilterUIDs');
   });
 
-  it('filters, sorts by name and pages', () => {
-    expect(names(searchElements(all, q({})))).toEqual(['a', 'b', 'c']);
-    expect(names(searchElements(all, q({ searchString: 'needle' })))).toEqual(['b']);
-    expect(names(searchElements(all, q({ sortDirection: 'alpha-desc', perPage: '2', page: '1' })))).toEqual(['c', 'b']);
-    expect(searchElements(all, q({ perPage: '2', page: '2' }))).toMatchObject({ totalCount: 3 });
-    expect(names(searchElements(all, q({ kind: '2' })))).toEqual(['a']);
-    expect(names(searchElements(all, q({ typeFilter: 'table,stat', excludeUid: 'b' })))).toEqual(['c']);
-    expect(names(searchElements(all, q({ folderFilterUIDs: 'general' })))).toEqual(['b', 'c']);
+  it('asks the registry for the page: filters, name order (reversed for alpha-desc), offset and limit', () => {
+    expect(elementPage(q({}))).toEqual({ where: {}, orderBy: ['name'], descending: false, offset: 0, limit: 100 });
+    expect(elementPage({ ...q({ searchString: 'needle', sortDirection: 'alpha-desc', perPage: '2', page: '3', kind: '2', typeFilter: 'table,stat', excludeUid: 'b' }), folderUids: ['', 'f'] })).toEqual({
+      query: { text: 'needle', fields: ['name', 'description'] },
+      where: { kind: 2, type: ['table', 'stat'] },
+      excludeNames: ['b'],
+      folders: ['', 'f'],
+      orderBy: ['name'],
+      descending: true,
+      offset: 4,
+      limit: 2,
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIBRARY_ELEMENT_EXISTS, LibraryElementKind, type LibraryPanelSpec } from '../../apis/dashboard.svc.app/v1beta1/librarypanel';
 import { legacyCauseMessage, StatusError } from '../../pkg/errors';
 import { Annotations, type JsonObject, Labels, type Resource } from '../../pkg/meta';
+import type { PageRequest } from '../../pkg/registry';
 import { byKind, type LegacyErrors } from '../shared/errors';
 import { positiveQueryInt, queryString } from '../shared/params';
 
@@ -279,29 +280,22 @@ export function parseElementSearch(query: Record<string, unknown>): ElementSearc
 }
 
 /**
- * The page of `elements` (those the caller may read) a search answers, and how many match in all: the name or the
- * description holds `searchString` (any case), then the filters, sorted by name.
+ * The registry page a search asks for (its paging, filters and order done by the database): the name or the
+ * description holds `searchString` (any case), then the filters, sorted by name as it is (case kept), then uid.
  *
- * @example searchElements(elements, { ...search, searchString: 'cpu' }) // { totalCount: 2, page: [...] }
+ * @example elementPage({ ...search, searchString: 'cpu', page: 2, perPage: 10 }) // { query: {...}, offset: 10, limit: 10, ... }
  */
-export function searchElements(elements: readonly LibraryElementObject[], q: ElementSearch & { folderUids?: string[] }): { totalCount: number; page: LibraryElementObject[] } {
-  const needle = q.searchString.toLowerCase();
-  const spec = (o: LibraryElementObject) => o.spec;
-  const matches = elements.filter((o) => {
-    const s = spec(o);
-    if (needle && !s.name.toLowerCase().includes(needle) && !s.description.toLowerCase().includes(needle)) return false;
-    if (q.kind !== undefined && s.kind !== q.kind) return false;
-    if (q.types.length && !q.types.includes(s.type)) return false;
-    if (q.excludeUid && o.metadata.name === q.excludeUid) return false;
-    return !q.folderUids || q.folderUids.includes(folderUidOf(o));
-  });
-  const byName = (a: LibraryElementObject, b: LibraryElementObject) => {
-    const [x, y] = [spec(a).name, spec(b).name];
-    return x < y ? -1 : x > y ? 1 : a.metadata.name < b.metadata.name ? -1 : 1;
+export function elementPage(q: ElementSearch & { folderUids?: string[] }): PageRequest {
+  return {
+    ...(q.searchString ? { query: { text: q.searchString, fields: ['name', 'description'] } } : {}),
+    where: { ...(q.kind !== undefined ? { kind: q.kind } : {}), ...(q.types.length ? { type: q.types } : {}) },
+    ...(q.excludeUid ? { excludeNames: [q.excludeUid] } : {}),
+    ...(q.folderUids ? { folders: q.folderUids } : {}),
+    orderBy: ['name'],
+    descending: q.order === 'desc',
+    offset: (q.page - 1) * q.perPage,
+    limit: q.perPage,
   };
-  matches.sort((a, b) => (q.order === 'desc' ? byName(b, a) : byName(a, b)));
-  const start = (q.page - 1) * q.perPage;
-  return { totalCount: matches.length, page: matches.slice(start, start + q.perPage) };
 }
 
 /** A 422 of the registry as the anchor's 400: the uid's words, else the first cause's message. */

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { dashboardKind as typedDashboardKind, folderKind as typedFolderKind, libraryPanelKind } from '../../apis';
 import { notFoundAsUndefined, StatusError } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, randomUid } from '../../pkg/meta';
-import type { RequestContext } from '../../pkg/registry';
+import type { PageRequest, RequestContext } from '../../pkg/registry';
 import { requestContext } from '../shared/request-context';
 import type { AdapterDeps } from '../shared';
 import { avatarUrl } from '../users/users-conversions';
@@ -18,7 +18,7 @@ import {
   parseCreateCommand,
   parseElementSearch,
   parsePatchCommand,
-  searchElements,
+  elementPage,
   toConnectionDTO,
   toElementDTO,
   toNewElement,
@@ -28,9 +28,6 @@ import {
 const ELEMENTS = libraryPanelKind;
 const DASHBOARDS = anyKind(typedDashboardKind);
 const FOLDERS = anyKind(typedFolderKind);
-
-/** Lists are read through the registry in pages of this many. */
-const PAGE = 500;
 
 const GENERAL_FOLDER = { id: 0, uid: '', title: 'General' };
 
@@ -50,16 +47,10 @@ class ElementView {
     this.ctx = requestContext(req, deps.registry);
   }
 
-  /** Every element the caller may read. */
-  async all(): Promise<LibraryElementObject[]> {
-    const out: LibraryElementObject[] = [];
-    let next: string | undefined;
-    do {
-      const page = await this.deps.registry.list(this.ctx, ELEMENTS, { limit: PAGE, continue: next });
-      out.push(...page.items);
-      next = page.metadata.continue;
-    } while (next);
-    return out;
+  /** One page of the elements the caller may read, selected, sorted and counted by the database (see elementPage). */
+  async page(req: PageRequest): Promise<{ items: LibraryElementObject[]; totalCount: number }> {
+    const { items, totalCount } = await this.deps.registry.page(this.ctx, ELEMENTS, req);
+    return { items: items as LibraryElementObject[], totalCount };
   }
 
   /** The folder a command names, as a uid ('' = the root; undefined: none named). A deprecated id must name a folder the caller reads. */
@@ -138,8 +129,8 @@ export async function searchLibraryElements(req: Request, res: Response, deps: A
   const v = view(req, deps);
   const q = parseElementSearch(req.query as Record<string, unknown>);
   const folderUids = q.folderIds ? await v.folderUidsOf(q.folderIds) : q.folderUids;
-  const { totalCount, page } = searchElements(await v.all(), { ...q, folderUids });
-  res.json({ result: { totalCount, elements: await v.dtos(page), page: q.page, perPage: q.perPage } });
+  const { totalCount, items } = await v.page(elementPage({ ...q, folderUids }));
+  res.json({ result: { totalCount, elements: await v.dtos(items), page: q.page, perPage: q.perPage } });
 }
 
 export async function getLibraryElement(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
@@ -150,7 +141,7 @@ export async function getLibraryElement(req: Request, res: Response, deps: Adapt
 export async function getLibraryElementsByName(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const v = view(req, deps);
   const name = String(req.params.name);
-  const found = (await v.all()).filter((e) => e.spec.name === name);
+  const found = (await v.page({ where: { name } })).items;
   if (!found.length) throw new StatusError(404, 'NotFound', LibraryElementMessages.notFound);
   res.json({ result: await v.dtos(found) });
 }

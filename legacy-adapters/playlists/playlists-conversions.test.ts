@@ -1,5 +1,5 @@
 import type { Resource } from '../../pkg/meta';
-import { matchesQuery, parsePlaylistCommand, toPlaylistDTO, toPlaylistHit, toPlaylistSpec } from './playlists-conversions';
+import { parsePlaylistCommand, toPlaylistDTO, toPlaylistHit, toPlaylistSpec } from './playlists-conversions';
 
 const items = [{ type: 'dashboard_by_uid', value: 'abc' }];
 const stored = (spec: Record<string, unknown>): Resource =>
@@ -16,9 +16,4 @@ test('a command round-trips through the spec back to the DTO', () => {
 test('binding refuses what is no playlist body; an empty uid is none', () => {
   for (const bad of [null, [], 'x', { items: 'x' }, { items: [1] }, { uid: 3 }]) expect(() => parsePlaylistCommand(bad)).toThrow('bad request data');
   expect(parsePlaylistCommand({ uid: '', name: 'n', interval: '1m', items: null }).uid).toBeUndefined();
-});
-
-test('query is a case-insensitive substring of the name', () => {
-  const hit = { id: 1, uid: 'u', name: 'Morning Ops', interval: '5m' };
-  expect([matchesQuery(hit, 'ops'), matchesQuery(hit, ''), matchesQuery(hit, 'night')]).toEqual([true, true, false]);
 });

@@ -68,8 +68,3 @@ export function toPlaylistHit(p: Resource): PlaylistHit {
 }
 
 export const toPlaylistItems = itemsOf;
-
-/** `query` of the list: a case-insensitive substring of the name ('' matches every one). */
-export function matchesQuery(hit: PlaylistHit, query: string): boolean {
-  return hit.name.toLowerCase().includes(query.toLowerCase());
-}

@@ -1,31 +1,18 @@
 import { randomInt } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { playlistKind as typedPlaylistKind } from '../../apis';
-import { anyKind, type Resource } from '../../pkg/meta';
-import type { Registry, RequestContext } from '../../pkg/registry';
+import { anyKind } from '../../pkg/meta';
 import { type AdapterDeps, positiveQueryInt, queryString, requestContext } from '../shared';
-import { matchesQuery, parsePlaylistCommand, toPlaylistDTO, toPlaylistHit, toPlaylistItems, toPlaylistSpec } from './playlists-conversions';
+import { parsePlaylistCommand, toPlaylistDTO, toPlaylistHit, toPlaylistItems, toPlaylistSpec } from './playlists-conversions';
 
 const playlistKind = anyKind(typedPlaylistKind);
 /** The anchor's list cap, also when `limit` is missing or invalid. */
 const DEFAULT_LIMIT = 1000;
-const PAGE = 500;
 
 /** A uid as the anchor generates them: 14 letters and digits. */
 function newUid(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
   return Array.from({ length: 14 }, () => alphabet[randomInt(alphabet.length)]).join('');
-}
-
-async function allPlaylists(registry: Registry, ctx: RequestContext): Promise<Resource[]> {
-  const out: Resource[] = [];
-  let next: string | undefined;
-  do {
-    const page = await registry.list(ctx, playlistKind, { limit: PAGE, continue: next });
-    out.push(...page.items);
-    next = page.metadata.continue;
-  } while (next);
-  return out;
 }
 
 /**
@@ -35,8 +22,9 @@ async function allPlaylists(registry: Registry, ctx: RequestContext): Promise<Re
 export async function searchPlaylists(req: Request, res: Response, { registry }: AdapterDeps): Promise<void> {
   const query = queryString(req.query.query) ?? '';
   const limit = positiveQueryInt(req.query.limit, DEFAULT_LIMIT);
-  const hits = (await allPlaylists(registry, requestContext(req, registry))).map(toPlaylistHit).filter((h) => matchesQuery(h, query));
-  res.json(hits.sort((a, b) => a.name.localeCompare(b.name) || a.uid.localeCompare(b.uid)).slice(0, limit));
+  // Matched and sorted by the database: by title, case folded (byte order), then uid; one page read.
+  const page = await registry.page(requestContext(req, registry), playlistKind, { query: { text: query, fields: ['title'] }, orderBy: ['title'], limit });
+  res.json(page.items.map(toPlaylistHit));
 }
 
 export async function getPlaylist(req: Request, res: Response, { registry }: AdapterDeps): Promise<void> {

@@ -165,7 +165,7 @@ export interface KindRegistration<Spec = unknown> {
   references?: readonly KindReference<Spec>[];
   /**
    * Fields that legacy lists select, match and sort by in the database (`Registry.page`), by name: a path into the
-   * object and how it compares (`text`, case-folded; `number`).
+   * object and how it sorts (`text`, case-folded; `exact`; `number`).
    *
    * @example { login: { path: ['spec', 'login'] }, id: { path: ['metadata', 'name'], as: 'number' } }
    */
@@ -175,8 +175,8 @@ export interface KindRegistration<Spec = unknown> {
 /** See {@link KindRegistration.fields}. */
 export interface KindField {
   path: readonly string[];
-  /** Default `text`. */
-  as?: 'text' | 'number';
+  /** How it sorts: `text` case-folded (the default), `exact` as it is (byte order), `number` numerically. */
+  as?: 'text' | 'exact' | 'number';
 }
 
 /** See {@link KindRegistration.exclusive}. */

@@ -22,10 +22,16 @@ export interface PageRequest {
   labels?: Readonly<Record<string, string | readonly string[]>>;
   /** Only these names. */
   names?: readonly string[];
+  /** Not these names. */
+  excludeNames?: readonly string[];
+  /** Only objects in one of these folders ('' = the root). */
+  folders?: readonly string[];
   /** Only objects named as an object of `kind` in `namespace` is named (the users who are members of an organization). */
   namedAs?: { kind: KindRegistration; namespace: string };
   /** Fields, first first; the name breaks ties. */
   orderBy?: readonly string[];
+  /** The order reversed, the name's included. */
+  descending?: boolean;
   /** Visible matches to skip (earlier pages). */
   offset?: number;
   /** At most this many; undefined = every match. */
@@ -60,6 +66,9 @@ function pageQuery(ctx: RequestContext, kind: KindRegistration, req: PageRequest
     namespace: ctx.namespace,
     ...(labels.length ? { labels } : {}),
     ...(req.names ? { names: req.names } : {}),
+    ...(req.excludeNames ? { excludeNames: req.excludeNames } : {}),
+    ...(req.folders ? { folders: req.folders } : {}),
+    ...(req.descending ? { descending: true } : {}),
     ...(req.namedAs ? { namedAs: { ...typeOf(req.namedAs.kind), namespace: req.namedAs.namespace } } : {}),
     equal: Object.entries(req.where ?? {}).map(([name, v]) => ({ path: field(kind, name).path, values: Array.isArray(v) ? v : [v as Scalar] })),
     ...(req.query ? { contains: { text: req.query.text, paths: req.query.fields.map((f) => field(kind, f).path) } } : {}),

@@ -15,14 +15,17 @@ const fieldText = (path: FieldPath) => sql<string>`(r.value #>> ${sql`${[...path
 /** At most 18 digits: every such integer fits a bigint, so the cast never fails. */
 const INTEGER = '^-?[0-9]{1,18}$';
 
-function sortKey({ path, as }: PageQuery['order'][number]): RawBuilder<unknown> {
+function sortKey({ path, as }: PageQuery['order'][number], dir: RawBuilder<unknown>): RawBuilder<unknown> {
   const f = fieldText(path);
-  return as === 'number' ? sql`(CASE WHEN ${f} ~ ${INTEGER} THEN ${f}::bigint END) NULLS FIRST` : sql`lower(${f}) COLLATE "C" NULLS FIRST`;
+  const key = as === 'number' ? sql`(CASE WHEN ${f} ~ ${INTEGER} THEN ${f}::bigint END)` : as === 'exact' ? sql`${f} COLLATE "C"` : sql`lower(${f}) COLLATE "C"`;
+  return sql`${key} ${dir}`;
 }
 
 function conditions(q: PageQuery): RawBuilder<boolean>[] {
   const where: RawBuilder<boolean>[] = [sql`r."group" = ${q.group}`, sql`r.resource = ${q.resource}`, sql`r.namespace = ${q.namespace}`];
   if (q.names) where.push(sql`r.name = ANY(${sql`${[...q.names]}::text[]`})`);
+  if (q.excludeNames?.length) where.push(sql`NOT (r.name = ANY(${sql`${[...q.excludeNames]}::text[]`}))`);
+  if (q.folders) where.push(sql`r.folder = ANY(${sql`${[...q.folders]}::text[]`})`);
   if (q.namedAs) {
     const t = q.namedAs;
     where.push(sql`r.name IN (SELECT o.name FROM resource o WHERE o."group" = ${t.group} AND o.resource = ${t.resource} AND o.namespace = ${t.namespace})`);
@@ -54,10 +57,12 @@ interface PageRow {
  * @example await pageRows(db, { group: 'iam.svc.app', resource: 'users', namespace: 'svc-identity', contains: { paths: [['spec', 'login']], text: 'an' }, order: [{ path: ['spec', 'login'], as: 'text' }], offset: 0, limit: 10 })
  */
 export async function pageRows(db: Db, q: PageQuery): Promise<Page> {
-  const nothing = q.names?.length === 0 || q.equal?.some((e) => e.values.length === 0);
+  const nothing = q.names?.length === 0 || q.folders?.length === 0 || q.equal?.some((e) => e.values.length === 0);
   if (nothing || q.limit === 0) return { items: [], total: nothing ? 0 : await countRows(db, q) };
   const where = sql.join(conditions(q), sql` AND `);
-  const order = sql.join([...q.order.map(sortKey), sql`r.name COLLATE "C"`]);
+  // Reversed, a missing field goes last: the exact reverse of the ascending order.
+  const dir = q.descending ? sql`DESC NULLS LAST` : sql`ASC NULLS FIRST`;
+  const order = sql.join([...q.order.map((o) => sortKey(o, dir)), sql`r.name COLLATE "C" ${dir}`]);
   const { rows } = await sql<PageRow>`
     SELECT r.namespace, r.name, r.resource_version, r.value, count(*) OVER () AS total
     FROM resource r WHERE ${where}

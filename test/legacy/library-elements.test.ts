@@ -199,6 +199,38 @@ describe('search', () => {
   it('shows a caller only the elements of folders it may read', async () => {
     expect(names(await search('', as(t, 'viewer')))).toEqual(['zz-search alpha', 'zz-search beta', 'zz-search gamma']);
   });
+
+  it('sorts names as they are (case kept), the uid breaking ties, reversed together; reads the answered page only', async () => {
+    for (const [uid, name, folderUid] of [['yy-4', 'yy-B', ''], ['yy-2', 'yy-a', ''], ['yy-3', 'yy-a', 'lib-f'], ['yy-1', 'yy-C', 'lib-f']]) {
+      await create({ uid, ...panel(name), folderUid });
+    }
+    const uids = async (q: string) => (await t.as.get(`${EL}?searchString=yy-&${q}`).expect(200)).body.result.elements.map((e: { uid: string }) => e.uid);
+    expect(await uids('')).toEqual(['yy-4', 'yy-1', 'yy-2', 'yy-3']);
+    expect(await uids('sortDirection=alpha-desc')).toEqual(['yy-3', 'yy-2', 'yy-1', 'yy-4']);
+    const read: number[] = [];
+    const { list, page } = t.storage;
+    t.storage.list = async (q) => {
+      const found = await list.call(t.storage, q);
+      read.push(found.items.length);
+      return found;
+    };
+    t.storage.page = async (q) => {
+      const found = await page.call(t.storage, q);
+      read.push(found.items.length);
+      return found;
+    };
+    try {
+      const second = await t.as.get(`${EL}?searchString=yy-&perPage=1&page=2`).expect(200);
+      expect(second.body.result).toMatchObject({ totalCount: 4, page: 2, perPage: 1, elements: [{ uid: 'yy-1' }] });
+      expect(read).toEqual([1]);
+      read.length = 0;
+      const byName = await t.as.get(`${EL}/name/yy-a`).expect(200);
+      expect(byName.body.result.map((e: { uid: string }) => e.uid)).toEqual(['yy-2', 'yy-3']);
+      expect(read).toEqual([2]);
+    } finally {
+      Object.assign(t.storage, { list, page });
+    }
+  });
 });
 
 describe('permissions follow the folder', () => {

@@ -57,6 +57,35 @@ describe('the anchor shapes', () => {
     expect((await t.as.get('/api/playlists?query=lim&limit=abc')).body.map((p: { name: string }) => p.name)).toEqual(['Lim A', 'Lim B']);
   });
 
+  it('matches and sorts in the database: a case-folded title (then uid), for a Viewer too; only the answered page is read', async () => {
+    for (const [uid, name] of [['ord-3', 'ord beta'], ['ord-1', 'Ord Beta'], ['ord-2', 'ORD alpha'], ['ord-4', 'ord Gamma 100%'], ['ord-5', 'Ord delta']]) {
+      await t.as.post('/api/playlists').send({ uid, name, interval: '1m' }).expect(200);
+    }
+    const uids = async (q: string, caller = t.as) => (await caller.get(`/api/playlists?${q}`).expect(200)).body.map((p: { uid: string }) => p.uid);
+    expect(await uids('query=oRd')).toEqual(['ord-2', 'ord-1', 'ord-3', 'ord-5', 'ord-4']);
+    expect(await uids('query=oRd', as(t, 'pl-viewer'))).toEqual(['ord-2', 'ord-1', 'ord-3', 'ord-5', 'ord-4']);
+    // % is a plain character, not a pattern.
+    expect(await uids('query=0%25')).toEqual(['ord-4']);
+    const read: number[] = [];
+    const { list, page } = t.storage;
+    t.storage.list = async (q) => {
+      const found = await list.call(t.storage, q);
+      read.push(found.items.length);
+      return found;
+    };
+    t.storage.page = async (q) => {
+      const found = await page.call(t.storage, q);
+      read.push(found.items.length);
+      return found;
+    };
+    try {
+      expect(await uids('query=ord&limit=2', as(t, 'pl-viewer'))).toEqual(['ord-2', 'ord-1']);
+      expect(read).toEqual([2]);
+    } finally {
+      Object.assign(t.storage, { list, page });
+    }
+  });
+
   it('Viewers read, Editors write; another organization sees none of it', async () => {
     await t.as.post('/api/playlists').send({ uid: 'pl-roles', name: 'Roles', interval: '5m' }).expect(200);
     const viewer = as(t, 'pl-viewer');

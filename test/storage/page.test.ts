@@ -62,6 +62,21 @@ describe.each<Backend>(['postgres', 'embedded'])('Storage.page (%s)', (backend) 
     expect(names(await storage.page(query({ order: [] })))).toEqual(['1', '10', '11', '2', '3']);
   });
 
+  test('orders exactly (case kept) or reversed, the name reversed with it; excludes names; selects by folder', async () => {
+    const login = (as: 'text' | 'exact') => [{ path: ['spec', 'login'], as }] as const;
+    expect(names(await storage.page(query({ order: login('exact') })))).toEqual(['11', '2', '1', '3', '10']);
+    expect(names(await storage.page(query({ order: login('text'), descending: true })))).toEqual(['2', '11', '10', '3', '1']);
+    const desc = await storage.page(query({ order: login('exact'), descending: true, offset: 1, limit: 2 }));
+    expect([names(desc), desc.total]).toEqual([['3', '1'], 5]);
+    // No order but the name's, reversed.
+    expect(names(await storage.page(query({ order: [], descending: true })))).toEqual(['3', '2', '11', '10', '1']);
+    const without = await storage.page(query({ excludeNames: ['1', '3'] }));
+    expect([names(without), without.total]).toEqual([['10', '11', '2'], 3]);
+    expect((await storage.page(query({ folders: [''] }))).total).toBe(5);
+    expect(await storage.page(query({ folders: ['elsewhere'] }))).toEqual({ items: [], total: 0 });
+    expect(await storage.page(query({ folders: [] }))).toEqual({ items: [], total: 0 });
+  });
+
   test('matches a substring of any of several fields in any case; % and _ are plain characters', async () => {
     const paths = [['spec', 'login'], ['spec', 'email'], ['spec', 'name']];
     const ana = await storage.page(query({ contains: { paths, text: 'ANA' } }));

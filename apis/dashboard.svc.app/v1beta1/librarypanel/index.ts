@@ -46,6 +46,13 @@ export const libraryPanelKind = {
       Admin: [{ verbs: ['read', 'create', 'write', 'delete'], on: 'all' }],
     },
   },
+  // The legacy search matches, selects and sorts by these in the database; names sort as they are (case kept).
+  fields: {
+    name: { path: ['spec', 'name'], as: 'exact' },
+    description: { path: ['spec', 'description'] },
+    kind: { path: ['spec', 'kind'], as: 'number' },
+    type: { path: ['spec', 'type'] },
+  },
   printerColumns: [
     { name: 'Name', type: 'string', jsonPath: '.spec.name' },
     { name: 'Kind', type: 'integer', jsonPath: '.spec.kind' },

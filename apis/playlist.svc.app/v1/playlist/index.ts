@@ -14,6 +14,8 @@ export const playlistKind = {
   internalIds: true,
   // Ours: the anchor guards playlists with org roles only. No managed permissions.
   access: { resource: 'playlists', roles: { Viewer: [{ verbs: ['read'], on: 'all' }], Editor: [{ verbs: ['create', 'write', 'delete'], on: 'all' }] } },
+  // The legacy list matches and sorts by title in the database.
+  fields: { title: { path: ['spec', 'title'] } },
   printerColumns: [
     { name: 'Title', type: 'string', jsonPath: '.spec.title' },
     { name: 'Interval', type: 'string', jsonPath: '.spec.interval' },
