@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { byKind, defineArea, guard, type LegacyParam } from '../shared';
 import { PublicDashboardErrors } from './public-dashboards-conversions';
 import { createPublicDashboard, deletePublicDashboard, getPublicDashboard, listPublicDashboards, updatePublicDashboard } from './public-dashboards-routes';
+import { getPublicAnnotations, queryPublicDashboard, viewPublicDashboard } from './public-dashboards-view';
 
 const tags = ['dashboard_public'];
 const dashboardUid: LegacyParam = { name: 'dashboardUid', in: 'path', type: 'string', required: true };
@@ -33,6 +34,22 @@ const listItem = z.object({ uid: z.string(), accessToken: z.string(), title: z.s
 const read = guard.can('dashboards:read', 'dashboards:uid:{dashboardUid}');
 // The anchor's fixed:dashboards.public:writer, which org Admins hold.
 const write = guard.can('dashboards.public:write', 'dashboards:uid:{dashboardUid}');
+const accessToken: LegacyParam = { name: 'accessToken', in: 'path', type: 'string', required: true, description: '32 hexadecimal digits' };
+const anonymous = {
+  400: err('Invalid access token'),
+  403: err('Public dashboard paused (the public dashboard is not enabled)'),
+  404: err('Public dashboard not found; Dashboard not found'),
+};
+const annotationEvent = z.object({
+  id: z.number().int(), dashboardId: z.number().int(), panelId: z.number().int(), tags: z.array(z.string()), isRegion: z.boolean(), text: z.string(),
+  color: z.string(), time: z.number().int(), timeEnd: z.number().int(), source: z.record(z.string(), z.unknown()).describe('the annotation query of the dashboard that found it'),
+});
+const queryDTO = z.object({
+  intervalMs: z.number().optional(),
+  maxDataPoints: z.number().optional(),
+  queryCachingTTL: z.number().optional(),
+  timeRange: z.object({ from: z.string().optional(), to: z.string().optional(), timezone: z.string().optional() }).optional().describe('used only when time selection is enabled'),
+});
 const invalid = err('Invalid Uid; Bad request (a body that is no object, or a field of the wrong type); Invalid access token; Invalid share type.');
 
 /**
@@ -81,6 +98,32 @@ export const publicDashboardsArea = defineArea({
       method: 'delete', path: '/api/dashboards/uid/:dashboardUid/public-dashboards/:uid', guard: write, handler: deletePublicDashboard, operationId: 'deletePublicDashboard', tags,
       summary: 'Stop sharing a dashboard publicly.', params: [dashboardUid, uid],
       responses: { 200: { description: 'An empty body.' }, 400: err('Invalid Uid (also when it is not the public dashboard of that dashboard)'), 403: {}, 404: err('Public dashboard not found') },
+    },
+    {
+      method: 'get', path: '/api/public/dashboards/:accessToken', guard: guard.public, handler: viewPublicDashboard, operationId: 'viewPublicDashboard', tags,
+      summary: 'The dashboard of an enabled public dashboard, for anyone holding its token (no credentials needed).',
+      description: 'Its queries\' texts (`expr`, `query`, `rawSql`) are left out and `timepicker.hidden` is set unless time selection is enabled; `meta` grants nothing.',
+      params: [accessToken],
+      responses: { 200: { description: 'The dashboard and its meta.', schema: z.object({ dashboard: z.record(z.string(), z.unknown()), meta: z.record(z.string(), z.unknown()) }), name: 'PublicDashboardFullWithMeta' }, ...anonymous },
+    },
+    {
+      method: 'get', path: '/api/public/dashboards/:accessToken/annotations', guard: guard.public, handler: getPublicAnnotations, operationId: 'getPublicAnnotations', tags,
+      summary: "The annotations of a public dashboard's enabled annotation queries (built-in data source), while annotations are enabled.",
+      params: [accessToken, { name: 'from', in: 'query', type: 'integer', description: 'ms' }, { name: 'to', in: 'query', type: 'integer', description: 'ms' }],
+      responses: { 200: { description: 'The annotations; none when annotations are not enabled.', schema: z.array(annotationEvent), name: 'PublicAnnotationEvents' }, ...anonymous },
+    },
+    {
+      method: 'post', path: '/api/public/dashboards/:accessToken/panels/:panelId/query', guard: guard.public, handler: queryPublicDashboard, operationId: 'queryPublicDashboard', tags,
+      summary: "Run a panel's queries, as the dashboard saved them, over the public dashboard's time.",
+      description: 'Only panels of that dashboard; the dashboard\'s time range (a panel\'s `timeFrom`), or the visitor\'s `timeRange` when time selection is enabled; the interval is at least the range over 11000 points. Answers as POST /api/ds/query, without executed query texts.',
+      params: [accessToken, { name: 'panelId', in: 'path', type: 'integer', required: true }],
+      body: { schema: queryDTO, name: 'PublicDashboardQueryDTO' },
+      responses: {
+        200: { description: '`{results: {<refId>: {status, frames}}}`.', schema: z.object({ results: z.record(z.string(), z.unknown()) }), name: 'PublicQueryDataResponse' },
+        400: err('Invalid access token; Invalid panel id; Bad request; intervalMS should be greater than 0; maxDataPoints should be greater than 0; Invalid time range; Failed to extract queries from panel; or a query failed (every entry answered).'),
+        403: anonymous[403],
+        404: err('Public dashboard not found; Dashboard not found; Public dashboard panel not found; Data source not found'),
+      },
     },
   ],
 });

@@ -534,6 +534,15 @@ const ROWS: Row[] = [
     expect: orgAdmin(),
   },
   { route: 'DELETE /api/dashboards/uid/:dashboardUid/public-dashboards/:uid', call: async ({ n }) => ({ path: await sharedDashboardPath(n) }), expect: orgAdmin() },
+  // A visitor holds the token, nothing else: every caller, whatever its organization, gets the enabled public dashboard.
+  { route: 'GET /api/public/dashboards/:accessToken', call: async ({ n }) => ({ path: `/api/public/dashboards/${(await sharedDashboard(n)).accessToken}` }), expect: publicRoute() },
+  { route: 'GET /api/public/dashboards/:accessToken/annotations', call: async ({ n }) => ({ path: `/api/public/dashboards/${(await sharedDashboard(n)).accessToken}/annotations` }), expect: publicRoute() },
+  {
+    route: 'POST /api/public/dashboards/:accessToken/panels/:panelId/query',
+    // The dashboard has no panel 1: the anchor's 404 "Public dashboard panel not found", to every caller alike.
+    call: async ({ n }) => ({ path: `/api/public/dashboards/${(await sharedDashboard(n)).accessToken}/panels/1/query`, body: {} }),
+    expect: publicRoute(404),
+  },
   // Library elements at the root: Viewers read them (library.panels:read on the root), Editors write them.
   { route: 'GET /api/library-elements', call: () => ({ path: '/api/library-elements?searchString=E' }), expect: orgRead() },
   { route: 'GET /api/library-elements/name/:name', call: async ({ n }) => ({ path: `/api/library-elements/name/${encodeURIComponent((await element(n)).name)}` }), expect: orgRead() },

@@ -154,3 +154,127 @@ it("never shows another organization's public dashboards", async () => {
   expect((await otherAdmin.get(path('pd-mine')).set('X-Svc-Org-Id', '1')).status).toBe(403);
   expect((await t.as.get(`${PUBLIC_DASHBOARDS}/${uid}`)).body.spec.isEnabled).toBe(true);
 });
+
+describe('anonymous routes, by access token', () => {
+  const FROM = 1_700_000_000_000;
+  const TO = FROM + 60_000;
+  const td = { uid: 'pd-td', type: 'svc-testdata-datasource' };
+  let token = '';
+  let uid = '';
+  const view = (tok = token) => t.anonymous.get(`/api/public/dashboards/${tok}`);
+  const query = (panelId: number | string, body: object = { intervalMs: 1000, maxDataPoints: 100 }, tok = token) =>
+    t.anonymous.post(`/api/public/dashboards/${tok}/panels/${panelId}/query`).send(body);
+
+  beforeAll(async () => {
+    await t.as.post('/api/datasources').send({ uid: 'pd-td', name: 'pd-td', type: 'svc-testdata-datasource', access: 'proxy' }).expect(200);
+    await dashboard('pd-anon', {
+      time: { from: String(FROM), to: String(TO) },
+      annotations: { list: [{ enable: true, datasource: { uid: 'svc', type: 'datasource' }, iconColor: 'red', name: 'Annotations', type: 'dashboard' }] },
+      panels: [
+        { id: 1, type: 'timeseries', datasource: td, targets: [{ refId: 'A', scenarioId: 'random_walk', expr: 'secret_metric' }, { refId: 'B', scenarioId: 'random_walk', hide: true }] },
+        { id: 2, type: 'text' },
+        { id: 3, type: 'row', collapsed: true, panels: [{ id: 4, type: 'timeseries', targets: [{ refId: 'R', datasource: td, scenarioId: 'random_walk', seriesCount: 2 }] }] },
+      ],
+    });
+    const created = (await t.as.post(path('pd-anon')).send({ isEnabled: true }).expect(200)).body;
+    ({ accessToken: token, uid } = created);
+  });
+
+  it('shows the dashboard of an enabled public dashboard without credentials, without its query texts, granting nothing', async () => {
+    const res = await view().expect(200);
+    expect(res.body.dashboard).toMatchObject({ uid: 'pd-anon', title: 'Title pd-anon', timepicker: { hidden: true } });
+    expect(res.body.dashboard.panels[0].targets[0]).toEqual({ refId: 'A', scenarioId: 'random_walk' });
+    expect(res.body.meta).toMatchObject({
+      type: 'db', slug: 'title-pd-anon', canSave: false, canEdit: false, canAdmin: false, canStar: false, canDelete: false, isFolder: false,
+      folderUid: '', createdBy: '', updatedBy: '', publicDashboardEnabled: true, version: 1,
+    });
+    // The stored dashboard kept its query.
+    expect((await t.as.get(`${DASHBOARDS}/pd-anon`)).body.spec.panels[0].targets[0].expr).toBe('secret_metric');
+  });
+
+  it('refuses a disabled public dashboard, an unknown token and a malformed one, with the anchor\'s errors', async () => {
+    expect((await view('0'.repeat(32))).body).toEqual(errutil(404, 'notFound', 'Public dashboard not found'));
+    expect((await view('not-a-token')).body).toEqual(errutil(400, 'invalidAccessToken', 'Invalid access token'));
+    await t.as.patch(path('pd-anon', uid)).send({ isEnabled: false }).expect(200);
+    try {
+      const paused = errutil(403, 'notEnabled', 'Public dashboard paused');
+      expect([(await view()).status, (await view()).body]).toEqual([403, paused]);
+      expect((await query(1)).body).toEqual(paused);
+      expect((await t.anonymous.get(`/api/public/dashboards/${token}/annotations`)).body).toEqual(paused);
+    } finally {
+      await t.as.patch(path('pd-anon', uid)).send({ isEnabled: true }).expect(200);
+    }
+    expect((await view()).status).toBe(200);
+  });
+
+  it("runs a panel's saved queries through the testdata data source over the dashboard's time, never the visitor's own queries", async () => {
+    const res = await query(1, { intervalMs: 1000, maxDataPoints: 100, queries: [{ refId: 'Z', datasource: td }], timeRange: { from: 'now-1h', to: 'now' } });
+    expect(res.status).toBe(200);
+    // The hidden query B and the visitor's Z are not run.
+    expect(Object.keys(res.body.results)).toEqual(['A']);
+    const [times, values] = res.body.results.A.frames[0].data.values;
+    expect(times[0]).toBe(FROM);
+    expect(times).toHaveLength(60);
+    expect(times[1] - times[0]).toBe(1000);
+    expect(values.every((v: unknown) => typeof v === 'number')).toBe(true);
+    // The same panel through POST /api/ds/query over the same range answers the same data.
+    const direct = await t.as.post('/api/ds/query').send({ from: String(FROM), to: String(TO), queries: [{ refId: 'A', datasource: td, scenarioId: 'random_walk', intervalMs: 1000, maxDataPoints: 100 }] }).expect(200);
+    expect(res.body.results.A.frames[0].data).toEqual(direct.body.results.A.frames[0].data);
+    // A panel of a collapsed row, whose query names its data source itself.
+    const row = await query(4).expect(200);
+    expect(row.body.results.R.frames).toHaveLength(2);
+  });
+
+  it("uses the visitor's time range only when time selection is enabled", async () => {
+    const later = { intervalMs: 1000, maxDataPoints: 100, timeRange: { from: String(FROM + 3_600_000), to: String(FROM + 3_660_000), timezone: 'UTC' } };
+    expect((await query(1, later)).body.results.A.frames[0].data.values[0][0]).toBe(FROM);
+    await t.as.patch(path('pd-anon', uid)).send({ timeSelectionEnabled: true }).expect(200);
+    try {
+      expect((await query(1, later)).body.results.A.frames[0].data.values[0][0]).toBe(FROM + 3_600_000);
+      expect((await view()).body.dashboard.timepicker.hidden).toBe(false);
+      expect((await query(1, { timeRange: { from: 'yesterday', to: 'now' } })).body).toEqual(errutil(400, 'invalidTimeRange', 'Invalid time range'));
+    } finally {
+      await t.as.patch(path('pd-anon', uid)).send({ timeSelectionEnabled: false }).expect(200);
+    }
+  });
+
+  it.each([
+    ['a panel the dashboard does not have', 99, {}, errutil(404, 'panelNotFound', 'Public dashboard panel not found')],
+    ['a panel without queries', 2, {}, errutil(400, 'panelQueriesNotFound', 'Failed to extract queries from panel')],
+    ['a panel id that is no number', 'x', {}, errutil(400, 'invalidPanelId', 'Invalid panel id')],
+    ['a negative interval', 1, { intervalMs: -1 }, errutil(400, 'invalidInterval', 'intervalMS should be greater than 0')],
+    ['a negative maxDataPoints', 1, { maxDataPoints: -1 }, errutil(400, 'maxDataPoints', 'maxDataPoints should be greater than 0')],
+    ['a body of wrong types', 1, { intervalMs: 'fast' }, errutil(400, 'badRequest', 'Bad request')],
+  ])('a query of %s is refused', async (_what, panelId, body, error) => {
+    const res = await query(panelId, body);
+    expect([res.status, res.body]).toEqual([error.statusCode, error]);
+  });
+
+  it('answers the dashboard\'s annotations only while annotations are enabled', async () => {
+    const id = (await t.as.post('/api/annotations').send({ dashboardUID: 'pd-anon', panelId: 1, time: FROM + 1000, timeEnd: FROM + 5000, text: 'Deploy', tags: ['deploy'] }).expect(200)).body.id;
+    await t.as.post('/api/annotations').send({ text: 'Org-wide', time: FROM, tags: ['deploy'] }).expect(200);
+    const annotations = (q = '') => t.anonymous.get(`/api/public/dashboards/${token}/annotations${q}`);
+    expect((await annotations().expect(200)).body).toEqual([]);
+    await t.as.patch(path('pd-anon', uid)).send({ annotationsEnabled: true }).expect(200);
+    const dashboardId = Number((await t.as.get(`${DASHBOARDS}/pd-anon`)).body.metadata.labels['svc.app/deprecatedInternalID']);
+    expect((await annotations(`?from=${FROM}&to=${TO}`).expect(200)).body).toEqual([
+      {
+        id, dashboardId, panelId: 1, tags: ['deploy'], isRegion: true, text: 'Deploy', color: 'red', time: FROM + 1000, timeEnd: FROM + 5000,
+        source: { enable: true, datasource: { uid: 'svc', type: 'datasource' }, iconColor: 'red', name: 'Annotations', type: 'dashboard' },
+      },
+    ]);
+    expect((await annotations(`?from=${TO + 1}&to=${TO + 2}`)).body).toEqual([]);
+  });
+
+  it("is gone with its dashboard, and another organization's token shows only that organization's dashboard", async () => {
+    // A public dashboard of the other organization, made by its Admin: its token shows its own dashboard.
+    const ns = `/apis/dashboard.svc.app/v1beta1/namespaces/org-${otherOrg}/dashboards`;
+    await otherAdmin.post(ns).send({ metadata: { name: 'pd-anon' }, spec: { title: 'Elsewhere', panels: [] } }).expect(201);
+    const theirs = (await otherAdmin.post(path('pd-anon')).send({ isEnabled: true }).expect(200)).body.accessToken;
+    expect((await view(theirs)).body.dashboard.title).toBe('Elsewhere');
+    expect((await view()).body.dashboard.title).toBe('Title pd-anon');
+    await t.as.delete('/api/dashboards/uid/pd-anon').expect(200);
+    expect((await view()).body).toEqual(errutil(404, 'notFound', 'Public dashboard not found'));
+    expect((await view(theirs)).status).toBe(200);
+  });
+});
