@@ -80,7 +80,14 @@ export class CallerCheck {
       return undefined;
     }
     const role = await roleInOrg(this.opts.users, now, before.orgId);
-    if (!role) return new StatusError(403, 'Forbidden', `${before.login} is no longer a member of organization ${before.orgId}`);
+    if (!role) {
+      // A user's deletion takes its memberships in the same transaction, but the user and the membership were read
+      // in two statements: the first may have seen the user before that commit, the second its membership after.
+      // Signing in again tells a deleted user (401) from one removed from the organization (403).
+      const again = await this.identify(req, before);
+      if (!again || again.identity !== before.identity) return StatusError.unauthorized();
+      return new StatusError(403, 'Forbidden', `${before.login} is no longer a member of organization ${before.orgId}`);
+    }
     const subject = fingerprint(await this.opts.access.subjectOf({ ...now, orgId: before.orgId, orgRole: role }));
     if (subject !== (await baseline)) return StatusError.expired(`the permissions of ${before.login} changed: list again`);
     return undefined;
