@@ -5,7 +5,7 @@ import { granteeKey } from '../../pkg/auth/authorization/grants';
 import type { Config } from '../../pkg/config';
 import { StatusError } from '../../pkg/errors';
 import { Annotations } from '../../pkg/meta';
-import { type AdapterDeps, guard, idParam, type LegacyRoute, requestContext } from '../shared';
+import { type AdapterDeps, guard, idParam, type LegacyRoute, requestContext, teamsByUid, usersByUid } from '../shared';
 import { type AddPermission, parseAddPermission, permissionIdOf, toPermissionDTO, type Who } from './datasource-permissions-conversions';
 import { idOf, type DataSourceObject } from './datasources-conversions';
 import { KIND, uidById } from './datasources-routes';
@@ -34,16 +34,21 @@ const by = (req: Request) => ({ identity: req.user!.identity, login: req.user!.l
 const replace = (req: Request, deps: AdapterDeps, ds: DataSourceObject, items: readonly ManagedPermissionItem[]) =>
   deps.permissions.replace(by(req), req.user!.orgId, RESOURCE, ds.metadata.name, items);
 
-async function who(deps: AdapterDeps, orgId: number, g: Grantee): Promise<Who> {
-  if (g.kind === 'user') {
-    const u = (await deps.users.listUsers()).find((x) => x.uid === g.uid);
-    return u && { userId: u.id, login: u.login, email: u.email };
-  }
-  if (g.kind === 'team') {
-    const t = (await deps.teams.listTeams(orgId)).find((x) => x.uid === g.uid);
-    return t && { teamId: t.id, name: t.name, email: t.email };
-  }
-  return undefined;
+/** Who each of `items` is for: the users and teams they name, read in one query each (only those). */
+async function whoOf(deps: AdapterDeps, orgId: number, items: readonly ManagedPermissionItem[]): Promise<(g: Grantee) => Who> {
+  const uidsOf = (kind: Grantee['kind']) => items.flatMap(({ grantee: g }) => (g.kind === kind && 'uid' in g ? [g.uid] : []));
+  const [users, teams] = await Promise.all([usersByUid(deps.users, uidsOf('user')), teamsByUid(deps.users, orgId, uidsOf('team'))]);
+  return (g) => {
+    if (g.kind === 'user') {
+      const u = users.get(g.uid);
+      return u && { userId: u.id, login: u.login, email: u.email };
+    }
+    if (g.kind === 'team') {
+      const t = teams.get(g.uid);
+      return t && { teamId: t.id, name: t.name, email: t.email };
+    }
+    return undefined;
+  };
 }
 
 async function getPermissions(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
@@ -51,8 +56,8 @@ async function getPermissions(req: Request, res: Response, deps: AdapterDeps): P
   const items = await itemsOf(req, deps, ds);
   const created = ds.metadata.creationTimestamp;
   const times = { created, updated: ds.metadata.annotations?.[Annotations.updatedTimestamp] ?? created };
-  const permissions = [];
-  for (const i of items) permissions.push(toPermissionDTO(idOf(ds), i.grantee, i.permission, await who(deps, req.user!.orgId, i.grantee), times));
+  const who = await whoOf(deps, req.user!.orgId, items);
+  const permissions = items.map((i) => toPermissionDTO(idOf(ds), i.grantee, i.permission, who(i.grantee), times));
   res.json({ datasourceId: idOf(ds), enabled: !items.some((i) => i.grantee.kind === 'role'), permissions });
 }
 

@@ -5,7 +5,7 @@ import { notFoundAsUndefined, StatusError } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { RequestContext } from '../../pkg/registry';
 import { requestContext } from '../shared/request-context';
-import { type AdapterDeps, byKind, type LegacyErrors } from '../shared';
+import { type AdapterDeps, byKind, type LegacyErrors, teamsByUid, usersByUid } from '../shared';
 import { type AclInfoDTO, type AclTarget, type AclUpdateItem, type GranteeInfo, parseAclUpdate, toAclInfoDTO } from './permissions-conversions';
 
 export type Guarded = 'folders' | 'dashboards';
@@ -72,15 +72,15 @@ async function list(deps: AdapterDeps, req: Request, resource: Guarded, obj: Res
     sources.push({ on: aclTarget('folders', folder), items: await deps.permissions.itemsOf(orgId, 'folders', parent) });
     parent = folderOf(folder);
   }
-  const who = await granteeDirectory(deps, req);
+  const who = await granteeDirectory(deps, req, sources.flatMap((s) => s.items.map((i) => i.grantee)));
   return sources.flatMap(({ on, items }) => items.map((i) => toAclInfoDTO(i.grantee, i.permission, who(i.grantee), on, target)));
 }
 
-/** Users and teams by uid, for showing who an item is for. */
-async function granteeDirectory(deps: AdapterDeps, req: Request): Promise<(g: Grantee) => GranteeInfo> {
+/** The users and teams `grantees` name, by uid, for showing who an item is for (only the users named are read). */
+async function granteeDirectory(deps: AdapterDeps, req: Request, grantees: readonly Grantee[]): Promise<(g: Grantee) => GranteeInfo> {
   const orgId = req.user!.orgId;
-  const users = new Map((await deps.users.listUsers()).map((u) => [u.uid, u]));
-  const teams = new Map((await deps.teams.listTeams(orgId)).map((t) => [t.uid, t]));
+  const users = await usersByUid(deps.users, grantees.flatMap((g) => (g.kind === 'user' ? [g.uid] : [])));
+  const teams = await teamsByUid(deps.users, orgId, grantees.flatMap((g) => (g.kind === 'team' ? [g.uid] : [])));
   return (g) => {
     if (g.kind === 'user') {
       const u = users.get(g.uid);

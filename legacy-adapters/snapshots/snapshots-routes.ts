@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
 import { DELETE_KEY_LABEL, dashboardKind as typedDashboardKind, deleteKeyLabel, isExpired, KEY_LABEL, randomSnapshotKey, SECURE_DASHBOARD, SNAPSHOT_KEY, snapshotKind as typedSnapshotKind } from '../../apis';
 import { StatusError } from '../../pkg/errors';
-import { anyKind, type JsonObject, type Resource } from '../../pkg/meta';
+import { Annotations, anyKind, type JsonObject, type Resource } from '../../pkg/meta';
 import type { Registry, RequestContext } from '../../pkg/registry';
 import { deleteKeyDigest, deleteKeyMatches } from '../../pkg/snapshots/delete-key';
-import { type AdapterDeps, positiveQueryInt, queryString, requestContext } from '../shared';
+import { type AdapterDeps, positiveQueryInt, queryString, requestContext, usersByUid } from '../shared';
 import { deletedSnapshot, expiryOf, joinUrl, parseCreateSnapshot, toSnapshotListItem, toSnapshotRead } from './snapshots-conversions';
 
 const snapshotKind = anyKind(typedSnapshotKind);
@@ -100,9 +100,14 @@ export async function searchSnapshots(req: Request, res: Response, { registry, u
     found.push(...page.items.filter((s) => !isExpired(s.spec) && String(s.spec.name ?? '').toLowerCase().includes(query)));
     next = page.metadata.continue;
   } while (next);
-  const ids = new Map((await users.listUsers()).map((u) => [`user:${u.uid}`, u.id]));
-  const items = found.map((s) => toSnapshotListItem(s, req.user!.orgId, (identity) => ids.get(identity) ?? 0));
-  res.json(items.sort((a, b) => a.name.localeCompare(b.name) || a.key.localeCompare(b.key)).slice(0, limit));
+  const orgId = req.user!.orgId;
+  const ranked = found.map((s) => ({ s, item: toSnapshotListItem(s, orgId, () => 0) }));
+  ranked.sort((a, b) => a.item.name.localeCompare(b.item.name) || a.item.key.localeCompare(b.item.key));
+  const page = ranked.slice(0, limit).map(({ s }) => s);
+  // The creators of the answered snapshots only, in one query.
+  const uidOf = (identity: string) => (identity.startsWith('user:') ? identity.slice('user:'.length) : undefined);
+  const creators = await usersByUid(users, page.flatMap((s) => uidOf(s.metadata.annotations?.[Annotations.createdBy] ?? '') ?? []));
+  res.json(page.map((s) => toSnapshotListItem(s, orgId, (identity) => creators.get(uidOf(identity) ?? '')?.id ?? 0)));
 }
 
 /** `GET /api/snapshots/:key`: no credentials needed, the key is the secret; an expired snapshot is gone. */

@@ -5,6 +5,7 @@
  */
 import { startTestApp, type TestApp } from '../support/app';
 import { FOLDERS, LIBRARY_PANELS } from '../support/paths';
+import { recordReads } from '../support/storage-reads';
 import { as, createUser } from '../support/users';
 
 let t: TestApp;
@@ -207,28 +208,17 @@ describe('search', () => {
     const uids = async (q: string) => (await t.as.get(`${EL}?searchString=yy-&${q}`).expect(200)).body.result.elements.map((e: { uid: string }) => e.uid);
     expect(await uids('')).toEqual(['yy-4', 'yy-1', 'yy-2', 'yy-3']);
     expect(await uids('sortDirection=alpha-desc')).toEqual(['yy-3', 'yy-2', 'yy-1', 'yy-4']);
-    const read: number[] = [];
-    const { list, page } = t.storage;
-    t.storage.list = async (q) => {
-      const found = await list.call(t.storage, q);
-      read.push(found.items.length);
-      return found;
-    };
-    t.storage.page = async (q) => {
-      const found = await page.call(t.storage, q);
-      read.push(found.items.length);
-      return found;
-    };
+    const reads = recordReads(t.storage);
     try {
       const second = await t.as.get(`${EL}?searchString=yy-&perPage=1&page=2`).expect(200);
       expect(second.body.result).toMatchObject({ totalCount: 4, page: 2, perPage: 1, elements: [{ uid: 'yy-1' }] });
-      expect(read).toEqual([1]);
-      read.length = 0;
+      expect(reads.reads).toEqual([{ op: 'page', resource: 'librarypanels', items: 1 }]);
+      reads.reads.length = 0;
       const byName = await t.as.get(`${EL}/name/yy-a`).expect(200);
       expect(byName.body.result.map((e: { uid: string }) => e.uid)).toEqual(['yy-2', 'yy-3']);
-      expect(read).toEqual([2]);
+      expect(reads.reads).toEqual([{ op: 'page', resource: 'librarypanels', items: 2 }]);
     } finally {
-      Object.assign(t.storage, { list, page });
+      reads.stop();
     }
   });
 });

@@ -6,6 +6,7 @@ import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
 import { watchApis } from '../support/apis-watch';
 import { PLAYLISTS } from '../support/paths';
+import { recordReads } from '../support/storage-reads';
 import { as, createUser } from '../support/users';
 
 let t: TestApp;
@@ -66,23 +67,12 @@ describe('the anchor shapes', () => {
     expect(await uids('query=oRd', as(t, 'pl-viewer'))).toEqual(['ord-2', 'ord-1', 'ord-3', 'ord-5', 'ord-4']);
     // % is a plain character, not a pattern.
     expect(await uids('query=0%25')).toEqual(['ord-4']);
-    const read: number[] = [];
-    const { list, page } = t.storage;
-    t.storage.list = async (q) => {
-      const found = await list.call(t.storage, q);
-      read.push(found.items.length);
-      return found;
-    };
-    t.storage.page = async (q) => {
-      const found = await page.call(t.storage, q);
-      read.push(found.items.length);
-      return found;
-    };
+    const reads = recordReads(t.storage);
     try {
       expect(await uids('query=ord&limit=2', as(t, 'pl-viewer'))).toEqual(['ord-2', 'ord-1']);
-      expect(read).toEqual([2]);
+      expect(reads.reads).toEqual([{ op: 'page', resource: 'playlists', items: 2 }]);
     } finally {
-      Object.assign(t.storage, { list, page });
+      reads.stop();
     }
   });
 

@@ -41,8 +41,15 @@ export const userKind = {
     { kind: anyKind(preferencesKind), dependents: (user) => preferencesOf('user', user.spec.uid, '*') },
     { kind: anyKind(resourcePermissionKind), dependents: (user) => grantsTo('User', user.spec.uid, '*') },
   ],
-  // What the legacy user searches match and sort by (the object name is the user's id).
-  fields: { login: { path: ['spec', 'login'] }, email: { path: ['spec', 'email'] }, name: { path: ['spec', 'name'] }, id: { path: ['metadata', 'name'], as: 'number' } },
+  // What the legacy user searches match and sort by (the object name is the user's id), and the uid routes look
+  // the users of their items up by.
+  fields: {
+    login: { path: ['spec', 'login'] },
+    email: { path: ['spec', 'email'] },
+    name: { path: ['spec', 'name'] },
+    id: { path: ['metadata', 'name'], as: 'number' },
+    uid: { path: ['spec', 'uid'], as: 'exact' },
+  },
   printerColumns: [
     { name: 'Login', type: 'string', jsonPath: '.spec.login' },
     { name: 'Email', type: 'string', jsonPath: '.spec.email' },

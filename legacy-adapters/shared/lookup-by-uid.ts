@@ -1,0 +1,59 @@
+import { teamKind, userKind } from '../../apis';
+import type { TeamSpec } from '../../apis/iam.svc.app/v0alpha1/team';
+import type { UserSpec } from '../../apis/iam.svc.app/v0alpha1/user';
+import { IDENTITY_NAMESPACE, type IdentityDirectory, SYSTEM } from '../../pkg/auth/identity/identity-directory';
+import { Labels, type Resource } from '../../pkg/meta';
+
+/** What a legacy record shows of a user it names by uid. */
+export interface NamedUser {
+  id: number;
+  uid: string;
+  login: string;
+  email: string;
+}
+
+/**
+ * The users whose uids are `uids`, by uid, read in one query over the user kind's declared `uid` field: a route that
+ * names the users of its items (permissions, snapshots) reads those users, never the whole directory. Unknown uids
+ * are absent.
+ *
+ * @example (await usersByUid(deps.users, ['ab12'])).get('ab12')?.login // 'ana'
+ */
+export async function usersByUid(users: IdentityDirectory, uids: Iterable<string>): Promise<Map<string, NamedUser>> {
+  const wanted = [...new Set(uids)];
+  if (!wanted.length) return new Map();
+  const ctx = { requester: SYSTEM, namespace: IDENTITY_NAMESPACE, fieldManager: 'svc-identity' };
+  const { items } = await users.registry.page(ctx, userKind, { where: { uid: wanted } });
+  return new Map(
+    items.map((obj) => {
+      const { uid, login, email } = (obj as Resource<UserSpec>).spec;
+      return [uid, { id: Number(obj.metadata.name), uid, login, email }];
+    }),
+  );
+}
+
+/** What a legacy record shows of a team it names by uid. */
+export interface NamedTeam {
+  id: number;
+  uid: string;
+  name: string;
+  email: string;
+}
+
+/**
+ * The teams of organization `orgId` whose uids (their object names) are `uids`, by uid, read in one query.
+ *
+ * @example (await teamsByUid(deps.users, 1, ['ops-uid'])).get('ops-uid')?.name // 'Ops'
+ */
+export async function teamsByUid(users: IdentityDirectory, orgId: number, uids: Iterable<string>): Promise<Map<string, NamedTeam>> {
+  const wanted = [...new Set(uids)];
+  if (!wanted.length) return new Map();
+  const { items } = await users.registry.page(users.inOrg(SYSTEM, orgId), teamKind, { names: wanted });
+  return new Map(
+    items.map((obj) => {
+      const { name, email } = (obj as Resource<TeamSpec>).spec;
+      const id = Number(obj.metadata.labels?.[Labels.deprecatedInternalID]);
+      return [obj.metadata.name, { id, uid: obj.metadata.name, name, email }];
+    }),
+  );
+}
