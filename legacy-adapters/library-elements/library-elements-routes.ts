@@ -4,7 +4,7 @@ import { notFoundAsUndefined, StatusError } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, randomUid } from '../../pkg/meta';
 import type { PageRequest, RequestContext } from '../../pkg/registry';
 import { requestContext } from '../shared/request-context';
-import type { AdapterDeps } from '../shared';
+import { type AdapterDeps, type NamedUser, usersByUid } from '../shared';
 import { avatarUrl } from '../users/users-conversions';
 import {
   type ElementContext,
@@ -30,6 +30,15 @@ const DASHBOARDS = anyKind(typedDashboardKind);
 const FOLDERS = anyKind(typedFolderKind);
 
 const GENERAL_FOLDER = { id: 0, uid: '', title: 'General' };
+const USER = 'user:';
+
+/** The identities that created and last updated an element (or a dashboard). */
+function writersOf(obj: { metadata: { annotations?: Record<string, string> } }): string[] {
+  const { [Annotations.createdBy]: creator = '', [Annotations.updatedBy]: updater = creator } = obj.metadata.annotations ?? {};
+  return [creator, updater];
+}
+
+const metaUser = (u: NamedUser | undefined): MetaUser => (u ? { id: u.id, name: u.login, avatarUrl: avatarUrl(u.email) } : NO_USER);
 
 /**
  * One request's view of library elements: the registry called as the caller, and the anchor's DTOs built with the
@@ -70,14 +79,15 @@ class ElementView {
     return [...uids, ...page.items.map((f) => f.metadata.name)];
   }
 
-  /** The DTOs of `elements`, in their order, with their connections counted in one read. */
+  /** The DTOs of `elements`, in their order, with their connections counted in one read and their writers in another. */
   async dtos(elements: readonly LibraryElementObject[]) {
     const references = await this.deps.registry.referrers(this.ctx, ELEMENTS, elements.map((e) => e.metadata.name));
+    this.readUsers(elements.flatMap((e) => writersOf(e)));
     const count = (name: string) => references.filter((r) => r.to.name === name).length;
     const orgId = this.deps.registry.namespaces.orgIdOf(this.ctx.namespace) ?? 0;
     return Promise.all(
       elements.map(async (e) => {
-        const { [Annotations.createdBy]: creator = '', [Annotations.updatedBy]: updater = creator } = e.metadata.annotations ?? {};
+        const [creator, updater] = writersOf(e);
         const [folder, createdBy, updatedBy] = await Promise.all([this.folder(folderUidOf(e)), this.user(creator), this.user(updater)]);
         return toElementDTO(e, { orgId, folder, connectedDashboards: count(e.metadata.name), createdBy, updatedBy });
       }),
@@ -105,16 +115,18 @@ class ElementView {
     return found;
   }
 
+  /** Reads the users of `identities` not yet read, in one query (what {@link user} then answers from). */
+  readUsers(identities: readonly string[]): void {
+    const uids = [...new Set(identities.filter((i) => i.startsWith(USER) && !this.users.has(i)).map((i) => i.slice(USER.length)))];
+    if (!uids.length) return;
+    const found = usersByUid(this.deps.users, uids);
+    for (const uid of uids) this.users.set(`${USER}${uid}`, found.then((byUid) => metaUser(byUid.get(uid))));
+  }
+
   /** `{id, name, avatarUrl}` of a stored identity (`user:<uid>`); anyone else shows empty. */
   user(identity: string): Promise<MetaUser> {
-    let found = this.users.get(identity);
-    if (!found) {
-      found = identity.startsWith('user:')
-        ? this.deps.users.userByUid(identity.slice('user:'.length)).then((u) => (u ? { id: u.id, name: u.login, avatarUrl: avatarUrl(u.email) } : NO_USER))
-        : Promise.resolve(NO_USER);
-      this.users.set(identity, found);
-    }
-    return found;
+    if (!this.users.has(identity)) this.readUsers([identity]);
+    return this.users.get(identity) ?? Promise.resolve(NO_USER);
   }
 }
 
@@ -152,15 +164,11 @@ export async function getLibraryElementConnections(req: Request, res: Response, 
   const references = await deps.registry.referrers(v.ctx, ELEMENTS, [element.metadata.name]);
   const dashboards = references.filter((r) => r.from.group === DASHBOARDS.group && r.from.resource === DASHBOARDS.plural);
   // Dashboards the caller may not read are not shown (the count in `meta` still has them); one deleted since is gone.
-  const connections = await Promise.all(
-    dashboards.map(async (r) => {
-      const dashboard = await deps.registry.get(v.ctx, DASHBOARDS, r.from.name).catch(hiddenAsUndefined);
-      if (!dashboard) return undefined;
-      const by = dashboard.metadata.annotations?.[Annotations.updatedBy] ?? dashboard.metadata.annotations?.[Annotations.createdBy] ?? '';
-      return toConnectionDTO(element, dashboard, await v.user(by));
-    }),
-  );
-  res.json({ result: connections.filter((c) => c !== undefined) });
+  const shown = (await Promise.all(dashboards.map((r) => deps.registry.get(v.ctx, DASHBOARDS, r.from.name).catch(hiddenAsUndefined)))).filter((d) => d !== undefined);
+  // Each connection shows who last wrote its dashboard: those users read in one query.
+  const by = shown.map((d) => writersOf(d)[1]);
+  v.readUsers(by);
+  res.json({ result: await Promise.all(shown.map(async (d, i) => toConnectionDTO(element, d, await v.user(by[i])))) });
 }
 
 export async function createLibraryElement(req: Request, res: Response, deps: AdapterDeps): Promise<void> {

@@ -212,11 +212,11 @@ describe('search', () => {
     try {
       const second = await t.as.get(`${EL}?searchString=yy-&perPage=1&page=2`).expect(200);
       expect(second.body.result).toMatchObject({ totalCount: 4, page: 2, perPage: 1, elements: [{ uid: 'yy-1' }] });
-      expect(reads.reads).toEqual([{ op: 'page', resource: 'librarypanels', items: 1 }]);
+      expect(reads.of('librarypanels')).toEqual([{ op: 'page', items: 1 }]);
       reads.reads.length = 0;
       const byName = await t.as.get(`${EL}/name/yy-a`).expect(200);
       expect(byName.body.result.map((e: { uid: string }) => e.uid)).toEqual(['yy-2', 'yy-3']);
-      expect(reads.reads).toEqual([{ op: 'page', resource: 'librarypanels', items: 2 }]);
+      expect(reads.of('librarypanels')).toEqual([{ op: 'page', items: 2 }]);
     } finally {
       reads.stop();
     }

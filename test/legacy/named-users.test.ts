@@ -1,8 +1,9 @@
 /**
- * Routes that name the users (and teams) of what they answer — folder and dashboard permissions, data source
- * permissions, the snapshot list — read those users only, in one query, never the whole directory; and answer the
- * same records as before.
+ * Routes that name the users (and teams) of what they answer (folder and dashboard permissions, data source
+ * permissions, the snapshot list, library elements and their connections) read those users only, in one query,
+ * never the whole directory nor one query per user; and answer the same records as before.
  */
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { startTestApp, type TestApp } from '../support/app';
 import { DASHBOARDS } from '../support/paths';
 import { recordReads } from '../support/storage-reads';
@@ -95,6 +96,29 @@ test('the snapshot list reads the creators of the snapshots it answers only', as
       ['nu snap B', ids['nu-eve']],
     ]);
     expect(reads.of('users')).toEqual([{ op: 'page', items: 2 }]);
+  } finally {
+    reads.stop();
+  }
+});
+
+test('library elements and their connections read the users who wrote them in one query', async () => {
+  for (const login of ['nu-ana', 'nu-bob']) {
+    await t.users.setRole(SYSTEM, 1, ids[login], 'Editor');
+    await as(t, login).post('/api/library-elements').send({ uid: `el-${login}`, name: `nu element ${login}`, kind: 1, model: { type: 'stat' } }).expect(200);
+  }
+  await as(t, 'nu-bob').post('/api/dashboards/db').send({ dashboard: { uid: 'nu-uses', title: 'Uses', panels: [{ id: 1, libraryPanel: { uid: 'el-nu-ana' } }] } }).expect(200);
+  const reads = recordReads(t.storage);
+  try {
+    const found = await t.as.get('/api/library-elements?searchString=nu element').expect(200);
+    expect(found.body.result.elements.map((e: { uid: string; meta: { createdBy: { id: number; name: string } } }) => [e.uid, e.meta.createdBy.id, e.meta.createdBy.name])).toEqual([
+      ['el-nu-ana', ids['nu-ana'], 'nu-ana'],
+      ['el-nu-bob', ids['nu-bob'], 'nu-bob'],
+    ]);
+    expect(reads.of('users')).toEqual([{ op: 'page', items: 2 }]);
+    reads.reads.length = 0;
+    const connections = await t.as.get('/api/library-elements/el-nu-ana/connections').expect(200);
+    expect(connections.body.result.map((c: { connectionUid: string; createdBy: { name: string } }) => [c.connectionUid, c.createdBy.name])).toEqual([['nu-uses', 'nu-bob']]);
+    expect(reads.of('users')).toEqual([{ op: 'page', items: 1 }]);
   } finally {
     reads.stop();
   }
