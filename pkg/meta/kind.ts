@@ -271,6 +271,11 @@ export interface SubresourceRequest {
   can(action: string, scope: string): Promise<boolean>;
   /** The caller is signed in (not an anonymous visitor). */
   signedIn: boolean;
+  /**
+   * The objects of another kind in the object's namespace carrying `labels`, read as the caller: none when it may
+   * not read them (the dashboard's public dashboard, for its `dto`).
+   */
+  related<Spec>(kind: KindRegistration<Spec>, labels: Readonly<Record<string, string>>): Promise<Resource<SpecOf<Spec>>[]>;
 }
 
 /** A read-only subresource of a kind: `GET .../<resource>/<name>/<name of the subresource>` answers `get`. */

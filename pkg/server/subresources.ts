@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { KindRegistration } from '../meta';
 import type { Registry, RequestContext } from '../registry';
+import { StatusError } from '../errors';
 import { subjectKindOf } from '../auth/authorization/access-control';
 
 /** A read-only subresource: GET .../<resource>/<name>/<subresource>. */
@@ -26,6 +27,15 @@ export function kindSubresources(registry: Registry): Subresource[] {
           object: () => registry.get(ctx, kind, name),
           can: (action, scope) => ctx.access?.can(action, scope) ?? Promise.resolve(false),
           signedIn: subjectKindOf(ctx.requester.identity) !== 'anonymous',
+          related: async <Spec>(other: KindRegistration<Spec>, labels: Readonly<Record<string, string>>) => {
+            const labelSelector = Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(',');
+            try {
+              return (await registry.list(ctx, other, { labelSelector })).items;
+            } catch (err) {
+              if (err instanceof StatusError && err.code === 403) return [];
+              throw err;
+            }
+          },
         }),
     })),
   );

@@ -39,6 +39,21 @@ test('GET .../dto returns the dashboard with an access section', async () => {
   expect((await t.as.get(`${DASHBOARDS}/dto-1/nonsense`)).status).toBe(404);
 });
 
+test("the dto's isPublic says whether the dashboard has an enabled public dashboard", async () => {
+  await t.as.post(DASHBOARDS).send({ metadata: { name: 'dto-pub' }, spec: { title: 'Shared' } }).expect(201);
+  const isPublic = async () => (await t.as.get(`${DASHBOARDS}/dto-pub/dto`).expect(200)).body.access.isPublic;
+  expect(await isPublic()).toBe(false);
+  const shared = await t.as.post('/api/dashboards/uid/dto-pub/public-dashboards').send({ isEnabled: true }).expect(200);
+  expect(await isPublic()).toBe(true);
+  await t.as.patch(`/api/dashboards/uid/dto-pub/public-dashboards/${shared.body.uid}`).send({ isEnabled: false }).expect(200);
+  expect(await isPublic()).toBe(false);
+  // Another dashboard's public dashboard says nothing of this one.
+  await t.as.post(DASHBOARDS).send({ metadata: { name: 'dto-other' }, spec: { title: 'Other' } }).expect(201);
+  await t.as.post('/api/dashboards/uid/dto-other/public-dashboards').send({ isEnabled: true }).expect(200);
+  expect(await isPublic()).toBe(false);
+  expect((await t.as.get(`${DASHBOARDS}/dto-other/dto`)).body.access.isPublic).toBe(true);
+});
+
 test('the svc.app/message annotation travels with the write that sent it', async () => {
   const created = (await t.as.post(DASHBOARDS).send({ metadata: { name: 'msg-1' }, spec: { title: 'A' } })).body;
   const res = await t.as.put(`${DASHBOARDS}/msg-1`).send({
