@@ -3,7 +3,12 @@
  * ts-jest rather than @swc/jest: swc's native binaries are not all on the registry these machines use, so a
  * lockfile that `npm ci` accepts cannot be made with it (see the commit that moved to ts-jest).
  */
+const os = require('node:os');
+
 module.exports = {
+  // Two workers at least: jest's default (one less than the cores) is one on two cores, which runs the suites one
+  // after another while the database, the suites' child processes and jest itself leave a core idle.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
   testEnvironment: 'node',
   testMatch: ['<rootDir>/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/', '<rootDir>/charts/'],
