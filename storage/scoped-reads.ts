@@ -11,6 +11,11 @@ interface Scope {
   versions?: Promise<Map<string, TypeVersions>>;
   /** The request ended: anything still running in its async context (a timer, a poller) reads directly. */
   ended: boolean;
+  /**
+   * The object the request is known to read (a GET of one object): read in the statement of the scope's versions
+   * (allVersionsWith), so from the same snapshot, and handed to the first `get` of its key; dropped by a write.
+   */
+  prefetch?: { key: ResourceKey; object?: Promise<StoredObject | undefined> };
 }
 
 interface Entry {
@@ -22,6 +27,7 @@ interface Entry {
 type Value = StoredObject | undefined | ListPage;
 
 const typeKey = (t: GroupResource) => `${t.resource}.${t.group}`;
+const sameKey = (a: ResourceKey, b: ResourceKey) => a.name === b.name && a.namespace === b.namespace && a.resource === b.resource && a.group === b.group;
 
 /**
  * Storage with read scopes: within {@link run} (one request), the first version asked for reads every type's
@@ -31,7 +37,8 @@ const typeKey = (t: GroupResource) => `${t.resource}.${t.group}`;
  * (any replica's), so a scope started after a write commits sees it: caches can never be staler than the start of
  * the request that reads them. Outside a scope (watches, pollers, start-up) every call goes to storage.
  *
- * What it costs a request that reads only cached types plus one object: two queries (versions, then the object).
+ * What it costs a request that reads only cached types plus one object: two queries (versions, then the object), or
+ * one when the scope was told the object (`run`'s `prefetch`: versions and object in one statement, one snapshot).
  *
  * @example
  *   const storage = new ScopedReads(await openStorage(opts), [{ group: 'iam.svc.app', resource: 'users' }]);
@@ -53,9 +60,12 @@ export class ScopedReads implements Storage {
     return this.inner.backend;
   }
 
-  /** Runs `fn` in a new read scope; `onEnd` is handed the function that ends it (what runs after reads directly). */
-  run<T>(fn: () => T, onEnd?: (end: () => void) => void): T {
-    const scope: Scope = { ended: false };
+  /**
+   * Runs `fn` in a new read scope; `onEnd` is handed the function that ends it (what runs after reads directly).
+   * `prefetch`: the object `fn` is going to read, read with the scope's versions in one round trip.
+   */
+  run<T>(fn: () => T, onEnd?: (end: () => void) => void, prefetch?: ResourceKey): T {
+    const scope: Scope = { ended: false, ...(prefetch ? { prefetch: { key: prefetch } } : {}) };
     onEnd?.(() => (scope.ended = true));
     return this.scopes.run(scope, fn);
   }
@@ -65,9 +75,27 @@ export class ScopedReads implements Storage {
     return s && !s.ended ? s : undefined;
   }
 
-  private async versionIn(scope: Scope, t: GroupResource): Promise<TypeVersions> {
-    const read = (scope.versions ??= this.inner.allVersions().then((all) => new Map(all.map((v) => [typeKey(v), v]))));
+  /** The scope's versions, read once (with the object it prefetches, when it does and storage can). */
+  private versionsOf(scope: Scope): Promise<Map<string, TypeVersions>> {
+    if (scope.versions) return scope.versions;
+    const byType = (all: TypeVersions[]) => new Map(all.map((v) => [typeKey(v), v]));
+    const p = scope.prefetch;
+    let read: Promise<Map<string, TypeVersions>>;
+    if (p && !p.object && this.inner.allVersionsWith) {
+      const both = this.inner.allVersionsWith(p.key);
+      p.object = both.then((b) => b.object);
+      p.object.catch(() => undefined); // its failure is the versions' too, seen there
+      read = both.then((b) => byType(b.versions));
+    } else {
+      read = this.inner.allVersions().then(byType);
+    }
+    scope.versions = read;
     read.catch(() => scope.versions === read && (scope.versions = undefined));
+    return read;
+  }
+
+  private async versionIn(scope: Scope, t: GroupResource): Promise<TypeVersions> {
+    const read = this.versionsOf(scope);
     return (await read).get(typeKey(t)) ?? { group: t.group, resource: t.resource, current: 0, oldestResumable: 0 };
   }
 
@@ -82,7 +110,20 @@ export class ScopedReads implements Storage {
     return this.inner.allVersions();
   }
 
+  allVersionsWith(key: ResourceKey): Promise<{ versions: TypeVersions[]; object: StoredObject | undefined }> {
+    return this.inner.allVersionsWith ? this.inner.allVersionsWith(key) : Promise.all([this.inner.allVersions(), this.inner.get(key)]).then(([versions, object]) => ({ versions, object }));
+  }
+
   get(key: ResourceKey): Promise<StoredObject | undefined> {
+    const scope = this.scope();
+    const p = scope?.prefetch;
+    if (scope && p && sameKey(p.key, key)) {
+      // The prefetched object, once: read with the versions (now, when nothing asked for them yet).
+      void this.versionsOf(scope).catch(() => undefined);
+      const object = p.object;
+      scope.prefetch = undefined;
+      if (object) return object.catch(() => this.inner.get(key));
+    }
     return this.cachedRead(key, `g\u0000${key.namespace}\u0000${key.name}`, () => this.inner.get(key)) as Promise<StoredObject | undefined>;
   }
 
@@ -110,7 +151,7 @@ export class ScopedReads implements Storage {
   /** A write: the scope's versions are read again afterwards (and during, by reads running beside it). */
   private async writing<T>(write: () => Promise<T>): Promise<T> {
     const scope = this.scope();
-    if (scope) scope.versions = undefined;
+    if (scope) [scope.versions, scope.prefetch] = [undefined, undefined];
     try {
       return await write();
     } finally {

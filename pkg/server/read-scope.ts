@@ -1,19 +1,41 @@
 import type { RequestHandler } from 'express';
 import type { ScopedReads } from '../../storage';
+import type { ResourceKey } from '../../storage';
 import { isWatchRequest } from './watch-stream';
+
+const OBJECT_PATH = /^\/apis\/([^/]+)\/[^/]+\/namespaces\/([^/]+)\/([^/]+)\/([^/]+)$/;
+
+/**
+ * The stored object `GET /apis/<group>/<version>/namespaces/<namespace>/<resource>/<name>` reads (the registry keys
+ * an object by its kind's group and plural, its namespace and name), if the path is one; nothing for a path it
+ * cannot decode (the request is refused later).
+ */
+function objectOf(path: string): ResourceKey | undefined {
+  const m = OBJECT_PATH.exec(path);
+  if (!m) return undefined;
+  try {
+    const [group, namespace, resource, name] = m.slice(1).map(decodeURIComponent);
+    return { group, resource, namespace, name };
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Every GET (but a watch) reads in a scope of its own (storage/scoped-reads.ts): one query of every type's version
  * validates what it reads of the cached kinds (the caller's identity, organization, role, teams, permissions,
  * folders), so an authenticated read of one object costs two queries, and a change any replica committed before
  * the request started is seen by it. Writes read directly (their versions change under them); watches too, since
- * they outlive any snapshot. The scope ends with the response: a timer started by the request reads directly.
+ * they outlive any snapshot. The scope ends with the response: a timer started by the request reads directly. A GET of
+ * one object under /apis names the object it reads: it is read in the statement of the versions, one query in all
+ * (read only once the request needs the versions, so after its credential's checksum; handed out only as the
+ * registry reads it, after authentication).
  *
  * @example app.use(readScope(storage)); // before authentication
  */
 export function readScope(storage: ScopedReads): RequestHandler {
   return (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || isWatchRequest(req)) return next();
-    storage.run(() => next(), (end) => res.once('close', end));
+    storage.run(() => next(), (end) => res.once('close', end), objectOf(req.path));
   };
 }

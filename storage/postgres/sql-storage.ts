@@ -1,4 +1,4 @@
-import { type Kysely, Migrator, type Transaction, sql } from 'kysely';
+import { CompiledQuery, type Kysely, Migrator, type Transaction, sql } from 'kysely';
 import type { JsonObject } from '../../pkg/meta';
 import {
   type CountQuery,
@@ -68,6 +68,24 @@ function toStored(t: GroupResource, row: Row): StoredObject {
     resourceVersion: Number(row.resource_version),
     value: row.value as JsonObject,
   };
+}
+
+/**
+ * Every type's versions (rows without a name) and the one object at ($1, $2, $3, $4) (a row with its name), in one
+ * statement, so from one snapshot: the read scope of a GET of one object (storage/scoped-reads.ts).
+ */
+const VERSIONS_WITH_OBJECT = `select "group", "resource", "resource_version", "oldest_resumable", null::text as "namespace", null::text as "name", null::jsonb as "value" from "resource_version"
+union all
+select "group", "resource", "resource_version", null, "namespace", "name", "value" from "resource" where "group" = $1 and "resource" = $2 and "namespace" = $3 and "name" = $4`;
+
+interface VersionsWithRow {
+  group: string;
+  resource: string;
+  resource_version: string | number;
+  oldest_resumable: string | number | null;
+  namespace: string | null;
+  name: string | null;
+  value: unknown;
 }
 
 /**
@@ -297,6 +315,17 @@ export class SqlStorage implements Storage {
       .where('resource', '=', t.resource)
       .executeTakeFirst();
     return { current: Number(row?.resource_version ?? 0), oldestResumable: Number(row?.oldest_resumable ?? 0) };
+  }
+
+  async allVersionsWith(key: ResourceKey): Promise<{ versions: TypeVersions[]; object: StoredObject | undefined }> {
+    const { rows } = await this.db.executeQuery<VersionsWithRow>(CompiledQuery.raw(VERSIONS_WITH_OBJECT, [key.group, key.resource, key.namespace, key.name]));
+    const versions: TypeVersions[] = [];
+    let object: StoredObject | undefined;
+    for (const r of rows) {
+      if (r.name === null) versions.push({ group: r.group, resource: r.resource, current: Number(r.resource_version), oldestResumable: Number(r.oldest_resumable) });
+      else object = toStored(key, { namespace: r.namespace!, name: r.name, resource_version: r.resource_version, value: r.value });
+    }
+    return { versions, object };
   }
 
   async allVersions(): Promise<TypeVersions[]> {
