@@ -81,7 +81,6 @@ export function homeDashboard(opts: { canEdit: boolean }): DashboardFullWithMeta
       folderUrl: '',
       provisioned: false,
       provisionedExternalId: '',
-      publicDashboardEnabled: false,
     },
   };
 }

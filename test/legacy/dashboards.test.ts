@@ -184,7 +184,6 @@ describe('GET and DELETE /api/dashboards/uid/:uid', () => {
       folderUrl: '',
       provisioned: false,
       provisionedExternalId: '',
-      publicDashboardEnabled: false,
     });
   });
 
