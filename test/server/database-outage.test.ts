@@ -208,7 +208,7 @@ suite(`the server survives the loss of its database${reason}`, () => {
     await pg.query('CREATE DATABASE svc_seed TEMPLATE svc');
     server = runMain(args(pg.url('svc')), { SVC_PATHS_DATA: dataDir });
     url = await startedUrl(server);
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     try {
@@ -217,7 +217,7 @@ suite(`the server survives the loss of its database${reason}`, () => {
       await pg?.destroy();
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 
   const alive = () => {
     if (server!.exitCode !== null || server!.signalCode !== null) throw new Error(`the server exited (${server!.exitCode ?? server!.signalCode}):\n${server!.output().slice(-3000)}`);
@@ -305,5 +305,5 @@ suite(`the server survives the loss of its database${reason}`, () => {
       watch.close();
       await load.stop();
     }
-  }, 60_000);
+  }, 120_000);
 });
