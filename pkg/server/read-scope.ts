@@ -8,13 +8,15 @@ const OBJECT_PATH = /^\/apis\/([^/]+)\/[^/]+\/namespaces\/([^/]+)\/([^/]+)\/([^/
 /**
  * The stored object `GET /apis/<group>/<version>/namespaces/<namespace>/<resource>/<name>` reads (the registry keys
  * an object by its kind's group and plural, its namespace and name), if the path is one; nothing for a path it
- * cannot decode (the request is refused later).
+ * cannot decode or that names no storable key (the request is refused later).
  */
 function objectOf(path: string): ResourceKey | undefined {
   const m = OBJECT_PATH.exec(path);
   if (!m) return undefined;
   try {
     const [group, namespace, resource, name] = m.slice(1).map(decodeURIComponent);
+    // PostgreSQL text holds no NUL: such a name is no object's, and the registry refuses it (400) when it reads.
+    if ([group, namespace, resource, name].some((s) => s.includes('\u0000'))) return undefined;
     return { group, resource, namespace, name };
   } catch {
     return undefined;
