@@ -3,6 +3,7 @@ import type { Grantee, OrgRole, PermissionLevel } from '../../pkg/auth/authoriza
 import { granteeKey } from '../../pkg/auth/authorization/grants';
 import { StatusError } from '../../pkg/errors';
 import { avatarUrl } from '../users/users-conversions';
+import type { GranteeInfo } from '../shared/lookup-by-uid';
 
 /** The anchor's numbers for data source permission levels. */
 const NUMBER = { Query: 1, Edit: 2, Admin: 4 } as const;
@@ -20,7 +21,7 @@ export function permissionIdOf(grantee: Grantee): number {
 }
 
 /** Who an item is for, for display: a user's id, login and email; a team's id, name and email. */
-export type Who = { userId: number; login: string; email: string } | { teamId: number; name: string; email: string } | undefined;
+export type Who = GranteeInfo;
 
 /** One item of `GET /api/datasources/:id/permissions` (the anchor's DataSourcePermissionRuleDTO). */
 export interface DataSourcePermissionDTO {

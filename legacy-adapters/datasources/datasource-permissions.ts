@@ -5,8 +5,8 @@ import { granteeKey } from '../../pkg/auth/authorization/grants';
 import type { Config } from '../../pkg/config';
 import { StatusError } from '../../pkg/errors';
 import { Annotations } from '../../pkg/meta';
-import { type AdapterDeps, guard, idParam, type LegacyRoute, requestContext, teamsByUid, usersByUid } from '../shared';
-import { type AddPermission, parseAddPermission, permissionIdOf, toPermissionDTO, type Who } from './datasource-permissions-conversions';
+import { type AdapterDeps, guard, idParam, type LegacyRoute, requestContext, granteeDirectory } from '../shared';
+import { type AddPermission, parseAddPermission, permissionIdOf, toPermissionDTO } from './datasource-permissions-conversions';
 import { idOf, type DataSourceObject } from './datasources-conversions';
 import { KIND, uidById } from './datasources-routes';
 
@@ -34,29 +34,12 @@ const by = (req: Request) => ({ identity: req.user!.identity, login: req.user!.l
 const replace = (req: Request, deps: AdapterDeps, ds: DataSourceObject, items: readonly ManagedPermissionItem[]) =>
   deps.permissions.replace(by(req), req.user!.orgId, RESOURCE, ds.metadata.name, items);
 
-/** Who each of `items` is for: the users and teams they name, read in one query each (only those). */
-async function whoOf(deps: AdapterDeps, orgId: number, items: readonly ManagedPermissionItem[]): Promise<(g: Grantee) => Who> {
-  const uidsOf = (kind: Grantee['kind']) => items.flatMap(({ grantee: g }) => (g.kind === kind && 'uid' in g ? [g.uid] : []));
-  const [users, teams] = await Promise.all([usersByUid(deps.users, uidsOf('user')), teamsByUid(deps.users, orgId, uidsOf('team'))]);
-  return (g) => {
-    if (g.kind === 'user') {
-      const u = users.get(g.uid);
-      return u && { userId: u.id, login: u.login, email: u.email };
-    }
-    if (g.kind === 'team') {
-      const t = teams.get(g.uid);
-      return t && { teamId: t.id, name: t.name, email: t.email };
-    }
-    return undefined;
-  };
-}
-
 async function getPermissions(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const ds = await guarded(req, deps, 'datasources.permissions:read');
   const items = await itemsOf(req, deps, ds);
   const created = ds.metadata.creationTimestamp;
   const times = { created, updated: ds.metadata.annotations?.[Annotations.updatedTimestamp] ?? created };
-  const who = await whoOf(deps, req.user!.orgId, items);
+  const who = await granteeDirectory(deps.users, req.user!.orgId, items.map((i) => i.grantee));
   const permissions = items.map((i) => toPermissionDTO(idOf(ds), i.grantee, i.permission, who(i.grantee), times));
   res.json({ datasourceId: idOf(ds), enabled: !items.some((i) => i.grantee.kind === 'role'), permissions });
 }

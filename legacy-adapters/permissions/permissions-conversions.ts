@@ -2,6 +2,7 @@ import { dashboardUrl, slugify } from '../../apis/dashboard.svc.app/v1beta1/dash
 import type { Grantee, OrgRole, PermissionLevel } from '../../pkg/auth/authorization/permissions';
 import { StatusError } from '../../pkg/errors';
 import { avatarUrl } from '../users/users-conversions';
+import type { GranteeInfo } from '../shared/lookup-by-uid';
 
 /** The anchor's numbers for permission levels (`PermissionType`). */
 export const PERMISSION_NUMBER: Record<PermissionLevel, 1 | 2 | 4> = { View: 1, Query: 1, Edit: 2, Admin: 4 };
@@ -67,7 +68,7 @@ export interface AclTarget {
 }
 
 /** Who a stored grantee is, for display: a user's id, login and email; a team's id, name and email. */
-export type GranteeInfo = { userId: number; login: string; email: string } | { teamId: number; name: string; email: string } | undefined;
+export type { GranteeInfo };
 
 /** One row of `GET .../permissions` (the anchor's DashboardACLInfoDTO). */
 export interface AclInfoDTO {

@@ -5,8 +5,8 @@ import { notFoundAsUndefined, StatusError } from '../../pkg/errors';
 import { Annotations, anyKind, Labels, type Resource } from '../../pkg/meta';
 import type { RequestContext } from '../../pkg/registry';
 import { requestContext } from '../shared/request-context';
-import { type AdapterDeps, byKind, type LegacyErrors, teamsByUid, usersByUid } from '../shared';
-import { type AclInfoDTO, type AclTarget, type AclUpdateItem, type GranteeInfo, parseAclUpdate, toAclInfoDTO } from './permissions-conversions';
+import { type AdapterDeps, byKind, type LegacyErrors, granteeDirectory } from '../shared';
+import { type AclInfoDTO, type AclTarget, type AclUpdateItem, parseAclUpdate, toAclInfoDTO } from './permissions-conversions';
 
 export type Guarded = 'folders' | 'dashboards';
 
@@ -72,26 +72,8 @@ async function list(deps: AdapterDeps, req: Request, resource: Guarded, obj: Res
     sources.push({ on: aclTarget('folders', folder), items: await deps.permissions.itemsOf(orgId, 'folders', parent) });
     parent = folderOf(folder);
   }
-  const who = await granteeDirectory(deps, req, sources.flatMap((s) => s.items.map((i) => i.grantee)));
+  const who = await granteeDirectory(deps.users, req.user!.orgId, sources.flatMap((s) => s.items.map((i) => i.grantee)));
   return sources.flatMap(({ on, items }) => items.map((i) => toAclInfoDTO(i.grantee, i.permission, who(i.grantee), on, target)));
-}
-
-/** The users and teams `grantees` name, by uid, for showing who an item is for (only the users named are read). */
-async function granteeDirectory(deps: AdapterDeps, req: Request, grantees: readonly Grantee[]): Promise<(g: Grantee) => GranteeInfo> {
-  const orgId = req.user!.orgId;
-  const users = await usersByUid(deps.users, grantees.flatMap((g) => (g.kind === 'user' ? [g.uid] : [])));
-  const teams = await teamsByUid(deps.users, orgId, grantees.flatMap((g) => (g.kind === 'team' ? [g.uid] : [])));
-  return (g) => {
-    if (g.kind === 'user') {
-      const u = users.get(g.uid);
-      return u && { userId: u.id, login: u.login, email: u.email };
-    }
-    if (g.kind === 'team') {
-      const t = teams.get(g.uid);
-      return t && { teamId: t.id, name: t.name, email: t.email };
-    }
-    return undefined;
-  };
 }
 
 /** The items of a replacing POST, with users and teams named by their uids (404 for an unknown one). */

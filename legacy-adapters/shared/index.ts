@@ -7,6 +7,6 @@ export { folderUrl } from './folder-url';
 export { describeGuard, enforce, type Guard, guard, requireAnyAction, requireOrgAdmin, requireRoleAtMostOwn, requireServerAdmin, requireUser } from './guards';
 export { isPublicApiRoute, legacyRouter, type LegacyRouterOptions } from './mount';
 export { requestContext } from './request-context';
-export { type NamedTeam, type NamedUser, teamsByUid, usersByUid } from './lookup-by-uid';
+export { granteeDirectory, type GranteeInfo, type NamedTeam, type NamedUser, teamsByUid, usersByUid } from './lookup-by-uid';
 export { idParam, positiveInt, positiveQueryInt, queryInt, queryString } from './params';
 export type { LegacyBody, LegacyMethod, LegacyParam, LegacyResponse, LegacyRouteDoc, RouteDescription } from './route-doc';

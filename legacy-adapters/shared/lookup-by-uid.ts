@@ -1,6 +1,7 @@
 import { teamKind, userKind } from '../../apis';
 import type { TeamSpec } from '../../apis/iam.svc.app/v0alpha1/team';
 import type { UserSpec } from '../../apis/iam.svc.app/v0alpha1/user';
+import type { Grantee } from '../../pkg/auth/authorization/permissions';
 import { IDENTITY_NAMESPACE, type IdentityDirectory, SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { Labels, type Resource } from '../../pkg/meta';
 
@@ -56,4 +57,29 @@ export async function teamsByUid(users: IdentityDirectory, orgId: number, uids: 
       return [obj.metadata.name, { id, uid: obj.metadata.name, name, email }];
     }),
   );
+}
+
+/** Who a permission item is for, as legacy records show it; undefined for a role, or a user or team that is gone. */
+export type GranteeInfo = { userId: number; login: string; email: string } | { teamId: number; name: string; email: string } | undefined;
+
+/**
+ * Who each of `grantees` is: the users and teams of organization `orgId` they name, read in one query each (only
+ * those), for the permission lists of dashboards, folders and data sources.
+ *
+ * @example const who = await granteeDirectory(deps.users, 1, items.map((i) => i.grantee)); who(item.grantee)?.login
+ */
+export async function granteeDirectory(users: IdentityDirectory, orgId: number, grantees: readonly Grantee[]): Promise<(g: Grantee) => GranteeInfo> {
+  const uidsOf = (kind: Grantee['kind']) => grantees.flatMap((g) => (g.kind === kind && 'uid' in g ? [g.uid] : []));
+  const [byUser, byTeam] = await Promise.all([usersByUid(users, uidsOf('user')), teamsByUid(users, orgId, uidsOf('team'))]);
+  return (g) => {
+    if (g.kind === 'user') {
+      const u = byUser.get(g.uid);
+      return u && { userId: u.id, login: u.login, email: u.email };
+    }
+    if (g.kind === 'team') {
+      const t = byTeam.get(g.uid);
+      return t && { teamId: t.id, name: t.name, email: t.email };
+    }
+    return undefined;
+  };
 }
