@@ -32,6 +32,10 @@ import { dataKeyKind } from './secret.svc.app/v0alpha1/datakey';
 import { signingKeyKind } from './secret.svc.app/v0alpha1/signingkey';
 import { settingKind } from './settings.svc.app/v0alpha1/setting';
 import { quotaKind } from './settings.svc.app/v0alpha1/quota';
+import { reportKind } from './reporting.svc.app/v0alpha1/report';
+export { EMAIL_ADDRESS, REPORT_FORMATS, REPORT_USER_LABEL, type ReportSchedule, type ReportSpec, reportSpecSchema } from './reporting.svc.app/v0alpha1/report';
+import { reportSettingsKind } from './reporting.svc.app/v0alpha1/reportsettings';
+export { REPORT_SETTINGS_NAME, type ReportBranding, type ReportSettingsSpec, reportSettingsSpecSchema } from './reporting.svc.app/v0alpha1/reportsettings';
 
 export {
   annotationKind,
@@ -52,6 +56,8 @@ export {
   publicDashboardKind,
   queryHistoryKind,
   quotaKind,
+  reportKind,
+  reportSettingsKind,
   roleBindingKind,
   roleKind,
   resourcePermissionKind,
@@ -101,6 +107,7 @@ export const identityKinds: readonly KindRegistration[] = [
  * Kinds the server keeps for itself, never served under /apis and with no legacy route as their client: the data
  * keys of the envelope encryption (pkg/secrets), stored by the secrets service's own registry, and the settings kept
  * in the database (pkg/settings), the quota limits set over `[quota]` (pkg/quotas), and the keys the server signs
- * with, whose public halves `GET /api/signing-keys/keys` publishes (pkg/signingkeys).
+ * with, whose public halves `GET /api/signing-keys/keys` publishes (pkg/signingkeys). Also the enterprise edition's
+ * reports and their settings (pkg/reports), whose clients are the reporting routes (legacy-adapters/reports).
  */
-export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind), anyKind(settingKind), anyKind(quotaKind), anyKind(signingKeyKind)];
+export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind), anyKind(settingKind), anyKind(quotaKind), anyKind(signingKeyKind), anyKind(reportKind), anyKind(reportSettingsKind)];

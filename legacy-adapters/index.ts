@@ -16,6 +16,7 @@ import { permissionsArea } from './permissions';
 import { playlistsArea } from './playlists';
 import { preferencesArea } from './preferences';
 import { quotasArea } from './quotas';
+import { reportsArea } from './reports';
 import { provisioningArea } from './provisioning';
 import { publicDashboardsArea } from './public-dashboards';
 import { queryHistoryArea } from './query-history';
@@ -67,6 +68,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   adminArea,
   quotasArea,
   signingKeysArea,
+  reportsArea,
 ];
 
 export { type AdapterDeps, isPublicApiRoute, legacyRouter, type LegacyArea, type LegacyRoute, routeName, servedRoutes } from './shared';

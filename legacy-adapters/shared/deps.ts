@@ -17,6 +17,7 @@ import type { Provisioner } from '../../pkg/provisioning';
 import type { StoredSettings } from '../../pkg/settings';
 import type { StoredQuotas } from '../../pkg/quotas';
 import type { SigningKeys } from '../../pkg/signingkeys';
+import type { ReportStore } from '../../pkg/reports';
 
 /**
  * Everything a legacy area's handlers may use, built once by the server (pkg/server/app.ts) and handed to every
@@ -36,6 +37,8 @@ export interface AdapterDeps {
   quotas: StoredQuotas;
   /** The keys the server signs with, shared by every replica (their public halves: GET /api/signing-keys/keys). */
   signingKeys: SigningKeys;
+  /** The enterprise edition's reports and their settings, per organization. */
+  reports: ReportStore;
   users: IdentityDirectory;
   teams: TeamDirectory;
   preferences: PreferencesDirectory;

@@ -31,6 +31,7 @@ import { Provisioner } from '../provisioning';
 import { StoredSettings } from '../settings';
 import { identityQuotas, StoredQuotas } from '../quotas';
 import { SigningKeys } from '../signingkeys';
+import { ReportStore } from '../reports';
 import { internalKinds } from '../../apis';
 import { ScopedReads, type Storage } from '../../storage';
 import { readScope } from './read-scope';
@@ -196,12 +197,14 @@ export function createApp(deps: AppDeps): {
   const signingKeyRegistry = new Registry(deps.storage, internalKinds, { nestedFolders: false, namespaces: registry.namespaces, secrets });
   secrets.addHolder(signingKeyRegistry);
   const signingKeys = new SigningKeys(signingKeyRegistry);
+  // Reports (enterprise), beside the dashboards they render.
+  const reports = new ReportStore(registry.companion(internalKinds));
   // Files under paths.provisioning, written as the provisioner; replicas take turns on the database's lock.
   const provisioning = new Provisioner(
     { registry, orgs: deps.orgs ?? storedOrgs(users), checksumKey: config.security.secret_key, orgIds: async () => (await users.listOrgs()).map((o) => o.id) },
     { root: config.paths.provisioning, cwd: process.cwd(), sources: { env: deps.env ?? {} }, exclusively: (name, fn) => deps.storage.exclusively(name, fn), log },
   );
-  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, quotas, signingKeys };
+  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, quotas, signingKeys, reports };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
   streamingApi.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !!route.rawBody }));
   app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !route.rawBody }));

@@ -65,6 +65,11 @@ const ADMIN: readonly Grant[] = [
   ['teams.roles:read', 'teams:*'],
   ['teams.roles:add', 'permissions:type:delegate'],
   ['teams.roles:remove', 'permissions:type:delegate'],
+  // fixed:reports:writer and fixed:reports.settings:writer (enterprise reporting): what is about no one report; the
+  // reports' own read/create/write/delete are the Report kind's (apis/reporting.svc.app).
+  ['reports:send', 'reports:*'],
+  ['reports.settings:read', ''],
+  ['reports.settings:write', ''],
 ];
 
 /** basic:grafana_admin ("server admin", isSvcAdmin): global, on top of whatever the org role gives. */

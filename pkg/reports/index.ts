@@ -1,0 +1,1 @@
+export { reportIdOf, ReportStore, type ReportWriter, type StoredReport, type StoredReportSettings } from './report-store';

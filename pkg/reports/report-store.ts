@@ -1,0 +1,121 @@
+import { REPORT_SETTINGS_NAME, REPORT_USER_LABEL, reportKind, type ReportSettingsSpec, reportSettingsKind, type ReportSpec } from '../../apis';
+import { Labels, type Resource } from '../meta';
+import type { Registry, RequestContext, Requester } from '../registry';
+
+export type StoredReport = Resource<ReportSpec>;
+export type StoredReportSettings = Resource<ReportSettingsSpec>;
+
+/** Who writes: the caller's identity (annotations) and its numeric user id (the anchor's `userId`). */
+export interface ReportWriter extends Requester {
+  userId: number;
+}
+
+/** A report's numeric id: its name (the kind is named by its id). */
+export const reportIdOf = (report: StoredReport): number => Number(report.metadata.labels?.[Labels.deprecatedInternalID] ?? report.metadata.name);
+
+/**
+ * The reports and report settings of every organization, as objects of a registry serving the Report and
+ * ReportSettings kinds (see `internalKinds`), each in its organization's namespace: another organization's report
+ * is never found. No access is checked here: the reporting routes check the caller's actions on `reports:id:<id>`.
+ *
+ * @example
+ *   const reports = new ReportStore(registry.companion(internalKinds));
+ *   const created = await reports.create(1, { identity: 'user:ab', userId: 1 }, spec);
+ *   (await reports.get(1, reportIdOf(created)))?.spec.name;
+ */
+export class ReportStore {
+  private ready?: Promise<void>;
+
+  constructor(private readonly registry: Registry) {}
+
+  /** Registers the kinds with storage on first use (retried after a failure: the database may have been down). */
+  private init(): Promise<void> {
+    this.ready ??= this.registry.init().catch((err: unknown) => {
+      this.ready = undefined;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  private ctx(orgId: number, requester: Requester = { identity: 'service:reports' }): RequestContext {
+    return { requester, namespace: this.registry.namespaces.of(orgId), fieldManager: 'reports' };
+  }
+
+  /** The organization's reports, by id. */
+  async list(orgId: number): Promise<StoredReport[]> {
+    await this.init();
+    const { items } = await this.registry.list(this.ctx(orgId), reportKind, {});
+    return items.sort((a, b) => reportIdOf(a) - reportIdOf(b));
+  }
+
+  /** The report `id` of the organization, or undefined. */
+  async get(orgId: number, id: number): Promise<StoredReport | undefined> {
+    await this.init();
+    try {
+      return await this.registry.get(this.ctx(orgId), reportKind, String(id));
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** Stores a new report, numbered by the registry; its owner is `writer`. */
+  async create(orgId: number, writer: ReportWriter, spec: ReportSpec): Promise<StoredReport> {
+    await this.init();
+    return this.registry.create(this.ctx(orgId, writer), reportKind, {
+      apiVersion: `${reportKind.group}/${reportKind.version}`,
+      kind: reportKind.kind,
+      metadata: { labels: { [REPORT_USER_LABEL]: String(writer.userId) } },
+      spec,
+    });
+  }
+
+  /** Replaces the report's spec (its owner stays); undefined when the organization has no such report. */
+  async update(orgId: number, writer: Requester, id: number, spec: ReportSpec): Promise<StoredReport | undefined> {
+    await this.init();
+    try {
+      return await this.registry.patch(this.ctx(orgId, writer), reportKind, String(id), (current) => ({ ...current, spec }));
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** Deletes the report; false when the organization has no such report. */
+  async delete(orgId: number, writer: Requester, id: number): Promise<boolean> {
+    await this.init();
+    try {
+      await this.registry.delete(this.ctx(orgId, writer), reportKind, String(id));
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  /** The organization's report settings, undefined until saved once. */
+  async settings(orgId: number): Promise<StoredReportSettings | undefined> {
+    await this.init();
+    try {
+      return await this.registry.get(this.ctx(orgId), reportSettingsKind, REPORT_SETTINGS_NAME);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** Creates or replaces the organization's report settings, in one write. */
+  async saveSettings(orgId: number, writer: ReportWriter, spec: ReportSettingsSpec): Promise<StoredReportSettings> {
+    await this.init();
+    const name = REPORT_SETTINGS_NAME;
+    const { object } = await this.registry.upsert(this.ctx(orgId, writer), reportSettingsKind, name, (current) => ({
+      apiVersion: `${reportSettingsKind.group}/${reportSettingsKind.version}`,
+      kind: reportSettingsKind.kind,
+      metadata: { ...(current?.metadata ?? {}), name, labels: { ...(current?.metadata.labels ?? {}), [REPORT_USER_LABEL]: String(writer.userId) } },
+      spec,
+    }));
+    return object;
+  }
+}
+
+const isNotFound = (err: unknown): boolean => typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 404;
