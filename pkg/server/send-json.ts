@@ -3,13 +3,19 @@ import type { Response } from 'express';
 /** The Content-Type `res.json()` sends. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** An array longer than this is written element by element. */
+/** An array longer than this is written in pieces. */
 const PIECEWISE_FROM = 16;
+/**
+ * Elements are joined into pieces of about this many characters: each piece written is one more buffer for the
+ * socket's writev to encode and one more iovec, and 100 pieces of 1.7 KB answered half as many pages a second as
+ * 11 pieces of 16 KB (a 100 KB body, 8 connections, a bare node:http server on a 2-core machine).
+ */
+const PIECE_CHARS = 16_384;
 
 /**
  * Sends `body` as JSON, the same bytes as `res.json(body)` (a list's body: `JSON.stringify(list)`), with a
  * Content-Length. When its last key holds a long array (a list's `items`, a Table's `rows`), the body is written in
- * pieces, one per element, under one cork: a page of 100 dashboards is ~170 KB, and building it as one string and
+ * pieces of about 16 KB (whole elements), under one cork: a page of 100 dashboards is ~170 KB, and building it as one string and
  * one Buffer cost several times what serializing its items did (each allocation that large gets fresh pages, and on
  * a VM every page faults).
  *
@@ -40,11 +46,16 @@ function piecesOf(body: unknown): string[] | undefined {
   if (!Array.isArray(array) || array.length < PIECEWISE_FROM) return undefined;
   // `{..."<last>":[]}`: everything before the array's elements, then the elements, then `]}`.
   const shell = JSON.stringify({ ...body, [last]: [] });
-  const pieces = [shell.slice(0, -2)];
+  const pieces: string[] = [];
+  let piece = shell.slice(0, -2);
   for (let i = 0; i < array.length; i++) {
     const json = JSON.stringify(array[i]) ?? 'null';
-    pieces.push(i === 0 ? json : `,${json}`);
+    piece += i === 0 ? json : `,${json}`;
+    if (piece.length >= PIECE_CHARS) {
+      pieces.push(piece);
+      piece = '';
+    }
   }
-  pieces.push(']}');
+  pieces.push(`${piece}]}`);
   return pieces;
 }
