@@ -1,6 +1,6 @@
 import { generateServiceAccountToken } from '../../pkg/auth/identity/tokens';
 import { ConfigError, loadConfig, usage } from '../../pkg/config';
-import { createLogger } from '../../pkg/log';
+import { batchedStderr, createLogger } from '../../pkg/log';
 
 /**
  * The process: configuration (defaults <- file <- SVC_* environment <- flags), database, server; SIGTERM and
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.log.level);
+  const log = createLogger(config.log.level, batchedStderr());
   let server;
   try {
     // Loaded here, not at the top: `--help` and the token need none of the server's modules and answer at once.
