@@ -24,11 +24,12 @@ function objectOf(path: string): ResourceKey | undefined {
 }
 
 /**
- * Every GET (but a watch) reads in a scope of its own (storage/scoped-reads.ts): one query of every type's version
- * validates what it reads of the cached kinds (the caller's identity, organization, role, teams, permissions,
- * folders), so an authenticated read of one object costs two queries, and a change any replica committed before
- * the request started is seen by it. Writes read directly (their versions change under them); watches too, since
- * they outlive any snapshot. The scope ends with the response: a timer started by the request reads directly. A GET of
+ * Every request (but a watch) reads in a scope of its own (storage/scoped-reads.ts): one query of every type's
+ * version validates what it reads of the cached kinds (the caller's identity, organization, role, teams,
+ * permissions, folders), so an authenticated read of one object costs two queries, and a change any replica
+ * committed before the request started is seen by it. A write authenticates the same way (one query where it read
+ * each of the caller's records); once it has written, the scope reads the versions again, so what it reads next
+ * includes its own write. Watches read directly, since they outlive any snapshot. The scope ends with the response: a timer started by the request reads directly. A GET of
  * one object under /apis names the object it reads: it is read in the statement of the versions, one query in all
  * (read only once the request needs the versions, so after its credential's checksum; handed out only as the
  * registry reads it, after authentication).
@@ -37,7 +38,8 @@ function objectOf(path: string): ResourceKey | undefined {
  */
 export function readScope(storage: ScopedReads): RequestHandler {
   return (req, res, next) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || isWatchRequest(req)) return next();
-    storage.run(() => next(), (end) => res.once('close', end), objectOf(req.path));
+    if (isWatchRequest(req)) return next();
+    const reading = req.method === 'GET' || req.method === 'HEAD';
+    storage.run(() => next(), (end) => res.once('close', end), reading ? objectOf(req.path) : undefined);
   };
 }

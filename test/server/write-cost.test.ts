@@ -59,6 +59,34 @@ test('a create in a folder: the dashboard and its permissions, one statement eac
   expect(hits.map((h) => [h.uid, h.id])).toEqual([['d1', Number(got.body.metadata.labels['svc.app/deprecatedInternalID'])]]);
 });
 
+test('a create by a known caller reads nothing of the caller but the versions before its transaction', async () => {
+  const before = async (request: () => Promise<unknown>) => {
+    statements.length = 0;
+    counting = true;
+    try {
+      await request();
+    } finally {
+      counting = false;
+    }
+    return statements.slice(0, statements.findIndex((s) => /^begin/i.test(s)));
+  };
+  const sa = await t.as.post('/api/serviceaccounts').send({ name: 'writer', role: 'Editor' }).expect(201);
+  const { key } = (await t.as.post(`/api/serviceaccounts/${sa.body.id}/tokens`).send({ name: 'k' }).expect(200)).body;
+  const create = (name: string) => () => t.anonymous.post(DASHBOARDS).set('Authorization', `Bearer ${key}`).send({ metadata: { name }, spec: { title: name } }).expect(201);
+  // The first requests meet the caller (and the token's first use records its lastUsedAt).
+  await create('w1')();
+  await create('w2')();
+  const sql = await before(create('w3'));
+  // Token, service account, organization, membership: from memory, validated by one read of every type's version.
+  expect(sql).toEqual([expect.stringMatching(/from "?resource_version"?/)]);
+  // A revoked token is refused at once all the same.
+  const tokens = (await t.as.get(`/api/serviceaccounts/${sa.body.id}/tokens`).expect(200)).body as { id: number }[];
+  await t.as.delete(`/api/serviceaccounts/${sa.body.id}/tokens/${tokens[0].id}`).expect(200);
+  const refused = await t.anonymous.post(DASHBOARDS).set('Authorization', `Bearer ${key}`).send({ metadata: { name: 'w4' }, spec: { title: 'w4' } });
+  expect(refused.status).toBe(401);
+  expect((await t.as.get(`${DASHBOARDS}/w4`)).status).toBe(404);
+});
+
 test('an update (PUT) and a delete: one statement writes the object, its history and the counter', async () => {
   const got = await t.as.get(`${DASHBOARDS}/d1`).expect(200);
   const put = await transaction(() => t.as.put(`${DASHBOARDS}/d1`).send({ ...got.body, spec: { title: 'D1 again' } }).expect(200));
