@@ -71,4 +71,4 @@ export const legacyAreas: readonly LegacyArea[] = [
   reportsArea,
 ];
 
-export { type AdapterDeps, isPublicApiRoute, legacyRouter, type LegacyArea, type LegacyRoute, routeName, servedRoutes } from './shared';
+export { type AdapterDeps, isPublicApiRoute, legacyRouter, type LegacyArea, type LegacyRoute, type ReadAheadRoute, readAheadRoutes, routeName, servedRoutes } from './shared';

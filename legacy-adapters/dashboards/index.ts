@@ -133,6 +133,7 @@ export const dashboardsArea = defineArea({
     },
     {
       method: 'get', path: '/api/dashboards/uid/:uid', guard: guard.signedIn, handler: getDashboardByUID, operationId: 'getDashboardByUID', tags, summary: 'Get a dashboard with its meta.', params: [uid],
+      reads: { kind: dashboardKind, param: 'uid' },
       responses: { 200: { description: 'The dashboard.', schema: dashboardFull, name: 'DashboardFullWithMeta' }, 401: {}, 403: {}, 404: { description: 'Dashboard not found' } },
     },
     {

@@ -1,5 +1,8 @@
 import type { Request, Response } from 'express';
 import type { Config } from '../../pkg/config';
+import type { Namespaces } from '../../pkg/registry';
+import type { KindRegistration } from '../../pkg/meta';
+import type { ResourceKey } from '../../storage';
 import type { AdapterDeps } from './deps';
 import type { LegacyErrors } from './errors';
 import type { Guard } from './guards';
@@ -24,6 +27,12 @@ export interface LegacyRoute extends RouteDescription {
   rawBody?: boolean;
   /** Whether a server with this configuration serves the route (default: every one), e.g. the enterprise edition's. */
   servedIn?: (config: Config) => boolean;
+  /**
+   * A GET that reads one object of `kind` named by the path parameter `param`: the request's read scope reads it
+   * ahead, in the statement of the versions (one round trip for both), in the organization the request most likely
+   * acts in (see {@link readAheadRoutes}); used only when the handler reads that very key.
+   */
+  reads?: { kind: KindRegistration; param: string };
 }
 
 /**
@@ -56,4 +65,33 @@ export const routeName = (r: Pick<LegacyRoute, 'method' | 'path'>): string => `$
 /** The routes a server with `config` serves, in mounting order. */
 export function servedRoutes(areas: readonly LegacyArea[], config: Config): LegacyRoute[] {
   return areas.flatMap((a) => a.routes).filter((r) => r.servedIn?.(config) ?? true);
+}
+
+/** A path the read scope reads ahead for, and the key it reads (see `LegacyRoute.reads`). */
+export interface ReadAheadRoute {
+  path: string;
+  keyOf(params: Record<string, string>, header: (name: string) => string | undefined): ResourceKey | undefined;
+}
+
+/**
+ * The GET routes of `areas` that declare the object they read, with its key: in the organization `X-Svc-Org-Id`
+ * names, else the main one (a guess: a user whose current organization is another reads nothing ahead, and the
+ * handler reads the object as before, in a second statement).
+ *
+ * @example app.use(readScope(storage, readAheadRoutes(legacyAreas, registry.namespaces)));
+ */
+export function readAheadRoutes(areas: readonly LegacyArea[], namespaces: Namespaces): ReadAheadRoute[] {
+  return areas.flatMap((a) => a.routes).flatMap((r) => {
+    const reads = r.reads;
+    if (!reads || r.method !== 'get') return [];
+    return [{
+      path: r.path,
+      keyOf: (params, header) => {
+        const org = header('x-svc-org-id')?.trim() || '1';
+        const name = params[reads.param];
+        if (!/^[1-9][0-9]{0,9}$/.test(org) || !name) return undefined;
+        return { group: reads.kind.group, resource: reads.kind.plural, namespace: namespaces.of(Number(org)), name };
+      },
+    }];
+  });
 }

@@ -20,7 +20,7 @@ import { apisOrgAccess, selectLegacyOrg } from '../auth/authorization/org-access
 import { ServiceAccounts } from '../auth/identity/service-accounts';
 import { RoleDirectory } from '../auth/authorization/role-directory';
 import { teamPermissions } from '../auth/authorization/team-permissions';
-import { isPublicApiRoute, legacyAreas, legacyRouter } from '../../legacy-adapters';
+import { isPublicApiRoute, legacyAreas, legacyRouter, readAheadRoutes } from '../../legacy-adapters';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
 import { type OrgDirectory, Registry, storedOrgs } from '../registry';
@@ -117,7 +117,7 @@ export function createApp(deps: AppDeps): {
   app.use(requestLog(deps.log, metrics));
   app.use(healthRouter(deps.storage, deps.build, () => draining));
   app.use(metricsRouter(metrics, deps.config.metrics));
-  if (deps.storage instanceof ScopedReads) app.use(readScope(deps.storage));
+  if (deps.storage instanceof ScopedReads) app.use(readScope(deps.storage, readAheadRoutes(legacyAreas, deps.registry.namespaces)));
   // Public, as kube-apiserver's /version; the legacy API's specification and explorer hold no data.
   app.use(versionRouter(deps.build));
   app.use(legacyOpenApiRouter({ version: deps.build.version }));

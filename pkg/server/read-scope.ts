@@ -1,4 +1,6 @@
 import type { RequestHandler } from 'express';
+import { match } from 'path-to-regexp';
+import type { ReadAheadRoute } from '../../legacy-adapters';
 import type { ScopedReads } from '../../storage';
 import type { ResourceKey } from '../../storage';
 import { isWatchRequest } from './watch-stream';
@@ -36,10 +38,28 @@ function objectOf(path: string): ResourceKey | undefined {
  *
  * @example app.use(readScope(storage)); // before authentication
  */
-export function readScope(storage: ScopedReads): RequestHandler {
+export function readScope(storage: ScopedReads, readAhead: readonly ReadAheadRoute[] = []): RequestHandler {
+  // The legacy GETs that name their object, matched as express matches routes (path-to-regexp, case-insensitive,
+  // a trailing slash allowed, parameters decoded; a malformed escape matches nothing).
+  const legacy = readAhead.map((route) => ({ route, match: match<Record<string, string>>(route.path, { sensitive: false, end: true, trailing: true }) }));
+  const legacyObjectOf = (req: Parameters<RequestHandler>[0]): ResourceKey | undefined => {
+    for (const { route, match: m } of legacy) {
+      let found: ReturnType<typeof m>;
+      try {
+        found = m(req.path);
+      } catch {
+        return undefined;
+      }
+      if (!found) continue;
+      const key = route.keyOf(found.params, (h) => req.get(h));
+      return key && !key.name.includes('\u0000') ? key : undefined;
+    }
+    return undefined;
+  };
   return (req, res, next) => {
     if (isWatchRequest(req)) return next();
     const reading = req.method === 'GET' || req.method === 'HEAD';
-    storage.run(() => next(), (end) => res.once('close', end), reading ? objectOf(req.path) : undefined);
+    const object = !reading ? undefined : req.path.startsWith('/apis/') ? objectOf(req.path) : req.path.startsWith('/api/') ? legacyObjectOf(req) : undefined;
+    storage.run(() => next(), (end) => res.once('close', end), object);
   };
 }
