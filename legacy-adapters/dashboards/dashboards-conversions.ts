@@ -213,6 +213,8 @@ export interface DashboardMeta extends DashboardRights {
   folderUrl: string;
   provisioned: boolean;
   provisionedExternalId: string;
+  /** The dashboard has an enabled public dashboard. */
+  publicDashboardEnabled: boolean;
 }
 
 export interface DashboardFullWithMeta {
@@ -233,7 +235,7 @@ export function writeOf(obj: Resource): { by: string; at: string } {
  */
 export function toDashboardFullWithMeta(
   obj: Resource,
-  ctx: { folder: FolderInfo; rights: DashboardRights; isStarred: boolean; nameOf: (identity: string) => string },
+  ctx: { folder: FolderInfo; rights: DashboardRights; isStarred: boolean; nameOf: (identity: string) => string; publicDashboardEnabled?: boolean },
 ): DashboardFullWithMeta {
   const uid = obj.metadata.name;
   const a = obj.metadata.annotations ?? {};
@@ -261,6 +263,7 @@ export function toDashboardFullWithMeta(
       // As the anchor: a provider allowing UI updates leaves its dashboards unmarked (the UI lets them be saved).
       provisioned: isProvisioned(a) && a[ProvisioningAnnotations.allowsEdits] !== 'true',
       provisionedExternalId: isProvisioned(a) ? (a[ProvisioningAnnotations.sourcePath] ?? '') : '',
+      publicDashboardEnabled: ctx.publicDashboardEnabled ?? false,
     },
   };
 }

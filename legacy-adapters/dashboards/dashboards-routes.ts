@@ -8,6 +8,8 @@ import { starsOf } from '../../pkg/stars/stars';
 import { effectivePreferences, preferencesSubjectOf } from '../../pkg/preferences/effective';
 import { type AdapterDeps, positiveInt, positiveQueryInt } from '../shared';
 import { dashboardUrl } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
+import { PUBLIC_DASHBOARD_LABELS, publicDashboardKind } from '../../apis/publicdashboard.svc.app/v1/publicdashboard';
+import { labelKey } from '../../pkg/meta';
 import {
   badRequestData,
   type FolderInfo,
@@ -88,16 +90,26 @@ export async function getDashboardTags(req: Request, res: Response, deps: Adapte
   res.json(toTagCloud(await registry.tagCounts(requestContext(req, registry), [dashboardKind])));
 }
 
+/** Whether dashboard `uid` has an enabled public dashboard the caller may read (the anchor's meta.publicDashboardEnabled). */
+async function hasEnabledPublicDashboard(registry: Registry, ctx: RequestContext, uid: string): Promise<boolean> {
+  const found = await registry.list(ctx, publicDashboardKind, { labelSelector: `${PUBLIC_DASHBOARD_LABELS.dashboard}=${labelKey(uid)}` }).catch((err: unknown) => {
+    if (err instanceof StatusError && err.code === 403) return { items: [] };
+    throw err;
+  });
+  return found.items.some((p) => p.spec.dashboardUid === uid && p.spec.isEnabled);
+}
+
 export async function getDashboardByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
   const { registry } = deps;
   const ctx = requestContext(req, registry);
   const dashboard = await get(registry, ctx, String(req.params.uid));
-  const [folder, rights, isStarred] = await Promise.all([
+  const [folder, rights, isStarred, publicDashboardEnabled] = await Promise.all([
     folderInfo(registry, ctx, folderUidOf(dashboard)),
     dashboardRights(req.access, req.user!.identity, dashboard.metadata.name),
     starsOf(registry).isStarred(req.user!, dashboardKind, dashboard),
+    hasEnabledPublicDashboard(registry, ctx, dashboard.metadata.name),
   ]);
-  res.json(await withLogins(req, deps, (nameOf) => toDashboardFullWithMeta(dashboard, { folder, rights, isStarred, nameOf })));
+  res.json(await withLogins(req, deps, (nameOf) => toDashboardFullWithMeta(dashboard, { folder, rights, isStarred, nameOf, publicDashboardEnabled })));
 }
 
 export async function deleteDashboardByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {

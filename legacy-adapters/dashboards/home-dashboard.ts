@@ -81,6 +81,7 @@ export function homeDashboard(opts: { canEdit: boolean }): DashboardFullWithMeta
       folderUrl: '',
       provisioned: false,
       provisionedExternalId: '',
+      publicDashboardEnabled: false,
     },
   };
 }

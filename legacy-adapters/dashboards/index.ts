@@ -45,6 +45,7 @@ const dashboardMeta = z.object({
   folderUrl: z.string(),
   provisioned: z.boolean(),
   provisionedExternalId: z.string(),
+  publicDashboardEnabled: z.boolean().describe('the dashboard has an enabled public dashboard'),
   isHome: z.boolean().optional().describe('on the home dashboard only'),
 });
 const dashboardFull = z.object({ dashboard: model, meta: dashboardMeta });

@@ -83,6 +83,13 @@ export interface KindRegistration<Spec = unknown> {
   inFolder?: boolean;
   /** This kind is the folder kind the `svc.app/folder` annotation of every `inFolder` kind points to. */
   isFolder?: boolean;
+  /**
+   * Read by requests about other kinds' objects (the folders of every dashboard read, the public dashboard of a
+   * dashboard's meta): the server keeps what it reads of this kind in memory, checked by each request's one read of
+   * every type's version (storage/scoped-reads.ts), so such a read costs no statement while the kind is unchanged.
+   * For kinds with few writes; folder kinds are kept so anyway.
+   */
+  readOften?: boolean;
   /** What DELETE answers: a `Status` (with details) or the object as deleted. */
   deleteResponse: 'status' | 'object';
   /** The error a stale update gets; default the Kubernetes 409 Conflict. */

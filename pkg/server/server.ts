@@ -66,7 +66,7 @@ export async function composeServer(config: Config, log: Logger, stored: Storage
   // Alpha versions are served only when a feature toggle names them (spec §9.2).
   const kinds = servedKinds(allKinds, enabledAlphaFromToggles(config.feature_toggles.enable));
   // What every request reads about its caller and the folder tree is kept in memory, checked by one version query.
-  const cached = [...identityKinds, ...kinds.filter((k) => k.isFolder), starsKind].map((k) => ({ group: k.group, resource: k.plural }));
+  const cached = [...identityKinds, ...kinds.filter((k) => k.isFolder || k.readOften), starsKind].map((k) => ({ group: k.group, resource: k.plural }));
   const storage = new ScopedReads(stored, cached);
   const options = registryOptions(config);
   if (config.security.secret_key === DEFAULT_SECRET_KEY) {

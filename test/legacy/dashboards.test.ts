@@ -184,6 +184,7 @@ describe('GET and DELETE /api/dashboards/uid/:uid', () => {
       folderUrl: '',
       provisioned: false,
       provisionedExternalId: '',
+      publicDashboardEnabled: false,
     });
   });
 

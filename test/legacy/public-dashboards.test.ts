@@ -278,3 +278,14 @@ describe('anonymous routes, by access token', () => {
     expect((await view(theirs)).status).toBe(200);
   });
 });
+
+it("the dashboard's meta says whether its public dashboard is enabled (publicDashboardEnabled), to a Viewer too", async () => {
+  await dashboard('pd-meta');
+  const enabled = async (c: Client) => (await c.get('/api/dashboards/uid/pd-meta').expect(200)).body.meta.publicDashboardEnabled;
+  expect(await enabled(t.as)).toBe(false);
+  const created = await t.as.post(path('pd-meta')).send({ isEnabled: true }).expect(200);
+  expect(await enabled(t.as)).toBe(true);
+  expect(await enabled(viewer)).toBe(true);
+  await t.as.patch(path('pd-meta', created.body.uid)).send({ isEnabled: false }).expect(200);
+  expect(await enabled(t.as)).toBe(false);
+});

@@ -53,7 +53,7 @@ describe('SQL statements per request', () => {
     }
   });
 
-  it('the legacy GET of a dashboard (meta with logins, folder, stars, rights) is one: the dashboard is read with the versions', async () => {
+  it('the legacy GET of a dashboard (meta with logins, folder, stars, rights, public dashboard) is one: the dashboard is read with the versions', async () => {
     const sql = await counted(() => t.as.get('/api/dashboards/uid/d').expect(200));
     expect(sql).toEqual([expect.stringMatching(/from "resource_version"\s+union all\s+select .* from "resource" where/)]);
   });

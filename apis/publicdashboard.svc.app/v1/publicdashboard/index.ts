@@ -36,6 +36,8 @@ export const publicDashboardKind = {
   specSchema: publicDashboardSpecSchema,
   strategy: publicDashboardStrategy,
   deleteResponse: 'status',
+  // Every legacy GET of a dashboard asks whether it has one (meta.publicDashboardEnabled).
+  readOften: true,
   // The token is no secret from who may read the dashboard (the anchor shows it to them): kept as any field.
   unique: [
     { field: 'dashboardUid', value: (spec) => spec.dashboardUid, error: () => publicDashboardError(400, 'dashboardIsPublic', 'Dashboard is already public') },
