@@ -30,6 +30,8 @@ export { DELETE_KEY_LABEL, deleteKeyLabel, EXPIRES_LABEL, isExpired, KEY_LABEL, 
 import { resourcePermissionKind } from './iam.svc.app/v0alpha1/resourcepermission';
 import { dataKeyKind } from './secret.svc.app/v0alpha1/datakey';
 import { signingKeyKind } from './secret.svc.app/v0alpha1/signingkey';
+import { recordingRuleKind } from './recordingrules.svc.app/v0alpha1/recordingrule';
+import { recordingRuleWriterKind } from './recordingrules.svc.app/v0alpha1/recordingrulewriter';
 import { settingKind } from './settings.svc.app/v0alpha1/setting';
 import { quotaKind } from './settings.svc.app/v0alpha1/quota';
 import { reportKind } from './reporting.svc.app/v0alpha1/report';
@@ -58,6 +60,8 @@ export {
   quotaKind,
   reportKind,
   reportSettingsKind,
+  recordingRuleKind,
+  recordingRuleWriterKind,
   roleBindingKind,
   roleKind,
   resourcePermissionKind,
@@ -108,6 +112,7 @@ export const identityKinds: readonly KindRegistration[] = [
  * keys of the envelope encryption (pkg/secrets), stored by the secrets service's own registry, and the settings kept
  * in the database (pkg/settings), the quota limits set over `[quota]` (pkg/quotas), and the keys the server signs
  * with, whose public halves `GET /api/signing-keys/keys` publishes (pkg/signingkeys). Also the enterprise edition's
- * reports and their settings (pkg/reports), whose clients are the reporting routes (legacy-adapters/reports).
+ * reports and their settings (pkg/reports), whose clients are the reporting routes (legacy-adapters/reports), and its
+ * recording rules and their remote write target, whose client is `/api/recording-rules` (pkg/recording-rules).
  */
-export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind), anyKind(settingKind), anyKind(quotaKind), anyKind(signingKeyKind), anyKind(reportKind), anyKind(reportSettingsKind)];
+export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind), anyKind(settingKind), anyKind(quotaKind), anyKind(signingKeyKind), anyKind(reportKind), anyKind(reportSettingsKind), anyKind(recordingRuleKind), anyKind(recordingRuleWriterKind)];

@@ -20,6 +20,7 @@ import { reportsArea } from './reports';
 import { provisioningArea } from './provisioning';
 import { publicDashboardsArea } from './public-dashboards';
 import { queryHistoryArea } from './query-history';
+import { recordingRulesArea } from './recording-rules';
 import { searchArea } from './search';
 import { serviceAccountsArea } from './serviceaccounts';
 import { sessionsArea } from './sessions';
@@ -69,6 +70,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   quotasArea,
   signingKeysArea,
   reportsArea,
+  recordingRulesArea,
 ];
 
 export { type AdapterDeps, isPublicApiRoute, legacyRouter, type LegacyArea, type LegacyRoute, type ReadAheadRoute, readAheadRoutes, routeName, servedRoutes } from './shared';

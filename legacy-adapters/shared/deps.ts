@@ -18,6 +18,7 @@ import type { StoredSettings } from '../../pkg/settings';
 import type { StoredQuotas } from '../../pkg/quotas';
 import type { SigningKeys } from '../../pkg/signingkeys';
 import type { ReportStore } from '../../pkg/reports';
+import type { RecordingRules } from '../../pkg/recording-rules';
 
 /**
  * Everything a legacy area's handlers may use, built once by the server (pkg/server/app.ts) and handed to every
@@ -63,4 +64,6 @@ export interface AdapterDeps {
    * caller's org, `datasources:query`) and the per-process cache of their decrypted instances.
    */
   dataSources: DataSourceInstances;
+  /** The enterprise edition's recording rules: their registry, their evaluation (undefined in the other editions). */
+  recordingRules?: RecordingRules;
 }

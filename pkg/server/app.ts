@@ -32,6 +32,7 @@ import { StoredSettings } from '../settings';
 import { identityQuotas, StoredQuotas } from '../quotas';
 import { SigningKeys } from '../signingkeys';
 import { ReportStore } from '../reports';
+import { RecordingRules } from '../recording-rules';
 import { internalKinds } from '../../apis';
 import { ScopedReads, type Storage } from '../../storage';
 import { readScope } from './read-scope';
@@ -75,6 +76,8 @@ export function createApp(deps: AppDeps): {
   /** The data sources' plugin instances: closed at shutdown (pools, clients). */
   dataSources: DataSourceInstances;
   provisioning: Provisioner;
+  /** The enterprise edition's recording rules (undefined in the others); not started: startServer runs them. */
+  recordingRules?: RecordingRules;
 } {
   let draining = false;
   const cloud = deps.config.server.edition === 'cloud';
@@ -204,7 +207,12 @@ export function createApp(deps: AppDeps): {
     { registry, orgs: deps.orgs ?? storedOrgs(users), checksumKey: config.security.secret_key, orgIds: async () => (await users.listOrgs()).map((o) => o.id) },
     { root: config.paths.provisioning, cwd: process.cwd(), sources: { env: deps.env ?? {} }, exclusively: (name, fn) => deps.storage.exclusively(name, fn), log },
   );
-  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, quotas, signingKeys, reports };
+  // The enterprise edition's recording rules, evaluated by one replica per rule and interval (pkg/recording-rules).
+  const recordingRules =
+    config.server.edition === 'enterprise'
+      ? new RecordingRules({ registry: registry.companion(internalKinds), dataSources, orgIds: async () => (await users.listOrgs()).map((o) => o.id), log, userAgent, timeoutMs: config.dataproxy.timeout * 1000, rowLimit: config.dataproxy.row_limit })
+      : undefined;
+  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, quotas, signingKeys, reports, recordingRules };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
   streamingApi.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !!route.rawBody }));
   app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !route.rawBody }));
@@ -212,5 +220,5 @@ export function createApp(deps: AppDeps): {
     throw new StatusError(404, 'NotFound', 'Not found');
   });
   app.use(errorHandler(deps.log));
-  return { app, setDraining: () => (draining = true), watchHub, users, identityReady, provisioning, dataSources };
+  return { app, setDraining: () => (draining = true), watchHub, users, identityReady, provisioning, dataSources, recordingRules };
 }

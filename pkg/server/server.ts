@@ -90,7 +90,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
   const tls = config.server.protocol === 'https' ? await prepareTls(config, log) : undefined;
   const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
   const build = readBuildInfo();
-  const { registry, compactor, snapshotSweeper, app, setDraining, watchHub, identityReady, users, provisioning, dataSources } = await composeServer(config, log, storage, build, opts.env);
+  const { registry, compactor, snapshotSweeper, app, setDraining, watchHub, identityReady, users, provisioning, dataSources, recordingRules } = await composeServer(config, log, storage, build, opts.env);
   compactor.start(config.registry.compaction_interval_seconds);
   if (config.snapshots.remove_expired) snapshotSweeper.start(config.snapshots.sweep_interval_seconds);
   // Org 1 and the configured admin exist before the first request is served (replicas racing here is fine).
@@ -126,6 +126,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
   const onHangup = () => log.info('reload requested (SIGHUP): nothing to reload with server.protocol=http');
   if (!tls) process.on('SIGHUP', onHangup);
   const stopTlsWatch = tls?.watch(server as https.Server);
+  recordingRules?.start();
   const { port } = server.address() as AddressInfo;
   const addr = config.server.http_addr;
   const host = addr && addr !== '0.0.0.0' && addr !== '::' ? addr : 'localhost';
@@ -142,6 +143,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
       provisioning.stop();
       compactor.stop();
       snapshotSweeper.stop();
+      await recordingRules?.stop();
       stopTlsWatch?.();
       process.off('SIGHUP', onHangup);
       // Watches end cleanly first; their keep-alive sockets then turn idle and are closed as they do.

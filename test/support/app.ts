@@ -4,6 +4,7 @@ import type { IdentityDirectory } from '../../pkg/auth/identity/identity-directo
 import { type Config, loadConfig } from '../../pkg/config';
 import { type Logger, silentLogger } from '../../pkg/log';
 import type { Provisioner } from '../../pkg/provisioning';
+import type { RecordingRules } from '../../pkg/recording-rules';
 import type { Registry } from '../../pkg/registry';
 import { composeServer } from '../../pkg/server/server';
 import { openStorage, type Storage } from '../../storage';
@@ -25,6 +26,8 @@ export interface TestApp {
   as: Client;
   /** Provisioning from files (paths.provisioning); not started: a test calls `start()` as the server does at start. */
   provisioning: Provisioner;
+  /** The enterprise edition's recording rules (undefined in the others); not started: a test calls `start()` or `tick()`. */
+  recordingRules?: RecordingRules;
   /** supertest with no credentials. */
   anonymous: ReturnType<typeof supertest>;
   close(): Promise<void>;
@@ -38,7 +41,7 @@ export async function startTestApp(flags: string[] = [], backend: Backend = test
   const db = await createTestDatabase(backend, { migrated: true });
   const config = loadConfig({ argv: flags, env: {}, cwd: process.cwd() });
   const storage = await openStorage({ url: db.url, dataDir: '', inMemory: true, image: db.image, maxConnections: 20 });
-  const { app, registry, users, identityReady, provisioning } = await composeServer(config, opts.log ?? silentLogger, storage, { version: 'test', commit: 'test' }, opts.env);
+  const { app, registry, users, identityReady, provisioning, recordingRules } = await composeServer(config, opts.log ?? silentLogger, storage, { version: 'test', commit: 'test' }, opts.env);
   // Org 1 and the admin exist before the first request, so a test's first call does not pay for the bootstrap.
   await identityReady();
   return {
@@ -49,10 +52,12 @@ export async function startTestApp(flags: string[] = [], backend: Backend = test
     databaseUrl: db.url,
     users,
     provisioning,
+    recordingRules,
     as: as({ app }, ADMIN.user, ADMIN.password),
     anonymous: supertest(app),
     async close() {
       provisioning.stop();
+      await recordingRules?.stop();
       await storage.close();
       await db.drop();
     },

@@ -84,9 +84,10 @@ async function stopProcess(proc: ChildProcess): Promise<void> {
 
 /**
  * Starts the exporter and Prometheus, and resolves once Prometheus holds at least `minSamples` scrapes of the gauges
- * (default 3). Allow a minute on a busy two-core machine.
+ * (default 3). Allow a minute on a busy two-core machine. `remoteWriteReceiver`: Prometheus also accepts remote
+ * writes at `/api/v1/write` (`--web.enable-remote-write-receiver`), as the recording rules' target.
  */
-export async function startPrometheus(opts: { minSamples?: number; timeoutMs?: number } = {}): Promise<TestPrometheus> {
+export async function startPrometheus(opts: { minSamples?: number; timeoutMs?: number; remoteWriteReceiver?: boolean } = {}): Promise<TestPrometheus> {
   let scrapes = 0;
   const exporter = http.createServer((_req, res) => {
     scrapes += 1;
@@ -111,7 +112,9 @@ export async function startPrometheus(opts: { minSamples?: number; timeoutMs?: n
   );
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = spawn(PROMETHEUS_BIN, [`--config.file=${config}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], {
+  const flags = [`--config.file=${config}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'];
+  if (opts.remoteWriteReceiver) flags.push('--web.enable-remote-write-receiver');
+  const proc = spawn(PROMETHEUS_BIN, flags, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
