@@ -25,7 +25,8 @@ type RuleObject = Resource<RecordingRuleSpec>;
 
 /**
  * The evaluation of the enterprise edition's recording rules: every `tickMs` each replica lists the active rules of
- * every organization and evaluates those due. A rule is due once per interval, in slot `floor(now / interval)`: the
+ * every organization and evaluates those due. A rule is due once per interval, in the slot starting at
+ * `floor(now / interval) * interval`: the
  * replica that claims the slot evaluates it, and the claim is a write of the slot on the rule (annotation
  * {@link CLAIMED_SLOT_ANNOTATION}) with the resourceVersion it read as precondition, so of replicas racing for one
  * slot exactly one wins (the others get the registry's conflict, and skip). The series are written with the
@@ -102,9 +103,11 @@ export class RecordingRules {
   private async claimAndRun(rule: RuleObject): Promise<void> {
     const key = `${rule.metadata.namespace}/${rule.metadata.name}`;
     if (this.running.has(key)) return;
-    const slot = Math.floor(this.now() / (rule.spec.interval * 1000));
+    // The slot by its start (epoch ms), not its number: a changed interval compares with what was claimed before.
+    const intervalMs = rule.spec.interval * 1000;
+    const slot = Math.floor(this.now() / intervalMs) * intervalMs;
     const claimed = Number(rule.metadata.annotations?.[CLAIMED_SLOT_ANNOTATION] ?? -1);
-    if (claimed >= slot) return;
+    if (Number.isFinite(claimed) && claimed >= slot) return;
     const ctx = this.systemContext(rule.metadata.namespace!);
     try {
       await this.deps.registry.patch(ctx, recordingRuleKind, rule.metadata.name, (current) => ({

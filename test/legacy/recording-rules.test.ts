@@ -312,6 +312,28 @@ describe('enterprise edition', () => {
     expect(up.requests.map((r) => r.rawPath)).toEqual(['/dest/push', '/dest/push']);
   });
 
+  it('evaluates a rule whose interval grew at the start of its next, longer interval', async () => {
+    up.reply = () => ({ status: 204 });
+    await t.as.post(WRITER).send({ data_source_uid: 'prom' }).expect(200);
+    const { id } = (await t.as.post(RULES).send(rule({ interval: 1 }))).body;
+    let now = Date.UTC(2030, 0, 1, 12, 0, 30, 500);
+    const clocked = new RecordingRules(t.recordingRules!.deps, { now: () => now });
+    const pass = async () => {
+      await clocked.tick();
+      await clocked.idle();
+      return up.requests.length;
+    };
+    expect(await pass()).toBe(1);
+    await t.as.put(RULES).send({ id, interval: 60 }).expect(200);
+    now += 1000;
+    // 12:00:31: the minute 12:00 began before the second claimed (12:00:30): not due again.
+    expect(await pass()).toBe(1);
+    now = Date.UTC(2030, 0, 1, 12, 1, 0, 200);
+    expect(await pass()).toBe(2);
+    expect(await pass()).toBe(2);
+    expect(decoded(up.requests[1]!.body)[0]!.samples[0]!.timestamp).toBe(now);
+  });
+
   it('has one replica evaluate a rule per interval: the slot is claimed in the database', async () => {
     up.reply = () => ({ status: 204 });
     await t.as.post(WRITER).send({ data_source_uid: 'prom' }).expect(200);

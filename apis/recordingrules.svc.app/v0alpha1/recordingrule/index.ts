@@ -4,8 +4,8 @@ import { type RecordingRuleSpec, recordingRuleSpecSchema } from './recordingrule
 export { LABEL_NAME, MAX_INTERVAL_SECONDS, METRIC_NAME, queryDataSourceUid, type RecordingRuleSpec, recordingRuleSpecSchema, refIdOf } from './recordingrule-schema';
 
 /**
- * The annotation of the last interval a replica claimed for evaluation (pkg/recording-rules): `<slot>` is the
- * evaluation time divided by the interval. Written with the resourceVersion read as precondition, so of replicas
+ * The annotation of the last interval a replica claimed for evaluation (pkg/recording-rules): the start of that
+ * interval, epoch ms (the evaluation time rounded down to a multiple of the interval). Written with the resourceVersion read as precondition, so of replicas
  * racing for one slot exactly one writes it, and only that one evaluates.
  */
 export const CLAIMED_SLOT_ANNOTATION = 'recordingrules.svc.app/claimed-slot';
