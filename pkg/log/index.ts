@@ -12,20 +12,32 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
+/** How long a log line may wait to be written with the lines after it. */
+export const LOG_FLUSH_MS = 50;
+/** Pending lines past this many characters are written at once. */
+const LOG_FLUSH_CHARS = 64 * 1024;
+
 /**
- * Writes lines to stderr, those of one turn of the event loop in one write: a server under load logs one line per
- * request, and a write to a pipe is a system call (synchronous in Node), which on these machines cost as much as a
- * small request's own work. Lines still pending when the process exits are written then, so none is lost to
- * `process.exit`.
+ * Writes lines to stderr, those of `intervalMs` in one write: a server under load logs one line per request, and
+ * a write to a pipe is a system call (synchronous in Node) that wakes the reader; written at each turn of the event
+ * loop they still cost 6.5% of the server's CPU serving GETs of one object (8 connections), as much as its reads
+ * of the database. Lines are written in order, at most `intervalMs` late, at once past 64 KB, and whatever is
+ * pending when the process exits is written then, so none is lost to `process.exit`. The timer keeps no process
+ * alive.
  *
  * @example const log = createLogger('info', batchedStderr());
  */
-export function batchedStderr(): (line: string) => void {
+export function batchedStderr(intervalMs = LOG_FLUSH_MS): (line: string) => void {
   let pending: string[] = [];
+  let chars = 0;
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
     if (!pending.length) return;
     const text = pending.join('');
     pending = [];
+    chars = 0;
     process.stderr.write(text);
   };
   process.on('exit', () => {
@@ -33,8 +45,10 @@ export function batchedStderr(): (line: string) => void {
     pending = [];
   });
   return (line) => {
-    if (!pending.length) setImmediate(flush);
     pending.push(`${line}\n`);
+    chars += line.length + 1;
+    if (chars >= LOG_FLUSH_CHARS) return flush();
+    if (!timer) timer = setTimeout(flush, intervalMs).unref();
   };
 }
 
