@@ -6,13 +6,15 @@
  * against the real Prometheus: recording-rules-prometheus.test.ts). The open-source edition serves none of it.
  */
 import { uncompressSync } from 'snappy';
+import supertest from 'supertest';
 import { recordingRuleKind, recordingRuleWriterKind } from '../../apis';
+import { routeName } from '../../legacy-adapters';
+import { recordingRulesArea } from '../../legacy-adapters/recording-rules';
 import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
-import { WriteRequest } from '../../pkg/recording-rules';
-import { RecordingRules } from '../../pkg/recording-rules';
+import { RecordingRules, WriteRequest } from '../../pkg/recording-rules';
 import { startTestApp, type TestApp } from '../support/app';
 import { type RecordingUpstream, startRecordingUpstream } from '../support/recording-upstream';
-import { as, createUser } from '../support/users';
+import { as, createUser, PASSWORD } from '../support/users';
 
 jest.setTimeout(60_000);
 
@@ -203,31 +205,49 @@ describe('enterprise edition', () => {
     expect(up.requests).toEqual([]);
   });
 
-  it('lets only the organization\'s admins (and server admins) in', async () => {
-    const routes: Array<[string, (c: ReturnType<typeof as>) => Promise<{ status: number }>]> = [
-      ['GET rules', (c) => c.get(RULES)],
-      ['POST rules', (c) => c.post(RULES).send(rule())],
-      ['PUT rules', (c) => c.put(RULES).send({ id: '1', active: false })],
-      ['DELETE rule', (c) => c.delete(`${RULES}/1`)],
-      ['POST test', (c) => c.post(`${RULES}/test`).send(rule())],
-      ['GET writer', (c) => c.get(WRITER)],
-      ['POST writer', (c) => c.post(WRITER).send({ data_source_uid: 'prom' })],
-      ['DELETE writer', (c) => c.delete(WRITER)],
-    ];
-    const statuses = async (c: ReturnType<typeof as>) => {
-      const out: Record<string, number> = {};
-      for (const [name, call] of routes) out[name] = (await call(c)).status;
-      return out;
+  describe('who may call each route (an enterprise-only authorization matrix: the shared one serves the open-source edition)', () => {
+    type Who = 'anonymous' | 'viewer' | 'editor' | 'orgAdmin' | 'serverAdmin' | 'otherOrg' | 'serviceAccount';
+    let token = '';
+    const request = (who: Who, method: 'get' | 'post' | 'put' | 'delete', path: string) => {
+      const agent = supertest(t.app);
+      let req = agent[method](path).set('X-Svc-Org-Id', '1');
+      if (who === 'serverAdmin') req = req.auth('admin', 'admin');
+      else if (who === 'serviceAccount') req = req.set('Authorization', `Bearer ${token}`);
+      else if (who !== 'anonymous') req = req.auth({ viewer: 'rr-viewer', editor: 'rr-editor', orgAdmin: 'rr-admin', otherOrg: 'rr-other' }[who], PASSWORD);
+      return req;
     };
-    const all = (status: number) => Object.fromEntries(routes.map(([n]) => [n, status]));
-    expect(await statuses(as(t, 'rr-viewer'))).toEqual(all(403));
-    expect(await statuses(as(t, 'rr-editor'))).toEqual(all(403));
-    expect(await statuses(as(t, 'nobody', 'wrong'))).toEqual(all(401));
-    expect(await stored(t)).toEqual([]);
-    // The org admin: every route reachable (the PUT and DELETE of rule 1 find none: 404).
-    const admin = await statuses(as(t, 'rr-admin'));
-    expect(Object.values(admin).every((s) => s !== 401 && s !== 403)).toBe(true);
-    expect(admin['POST rules']).toBe(200);
+    beforeAll(async () => {
+      const sa = await t.as.post('/api/serviceaccounts').send({ name: 'rr-robot', role: 'Admin' }).expect(201);
+      token = (await t.as.post(`/api/serviceaccounts/${sa.body.id}/tokens`).send({ name: 'rr-robot' })).body.key;
+    });
+    /** Each row prepares its target as the server admin, so that the success status is exact. */
+    const rows: Array<[string, () => Promise<{ method: 'get' | 'post' | 'put' | 'delete'; path: string; body?: object }>]> = [
+      ['GET /api/recording-rules', async () => ({ method: 'get', path: RULES })],
+      ['POST /api/recording-rules', async () => ({ method: 'post', path: RULES, body: rule() })],
+      ['PUT /api/recording-rules', async () => ({ method: 'put', path: RULES, body: { id: (await t.as.post(RULES).send(rule())).body.id, active: false } })],
+      ['DELETE /api/recording-rules/:recordingRuleID', async () => ({ method: 'delete', path: `${RULES}/${(await t.as.post(RULES).send(rule())).body.id}` })],
+      ['POST /api/recording-rules/test', async () => ({ method: 'post', path: `${RULES}/test`, body: rule() })],
+      ['GET /api/recording-rules/writer', async () => (await t.as.post(WRITER).send({ data_source_uid: 'prom' }), { method: 'get', path: WRITER })],
+      ['POST /api/recording-rules/writer', async () => ({ method: 'post', path: WRITER, body: { data_source_uid: 'prom' } })],
+      ['DELETE /api/recording-rules/writer', async () => (await t.as.post(WRITER).send({ data_source_uid: 'prom' }), { method: 'delete', path: WRITER })],
+    ];
+    const expected: Record<Who, number> = { anonymous: 401, viewer: 403, editor: 403, orgAdmin: 200, serverAdmin: 200, otherOrg: 403, serviceAccount: 200 };
+    it('covers every route of the area', () => {
+      expect(rows.map(([r]) => r).sort()).toEqual(recordingRulesArea.routes.map(routeName).sort());
+    });
+    describe.each(rows)('%s', (_route, prepare) => {
+      it.each(Object.entries(expected) as Array<[Who, number]>)('%s gets %i', async (who, status) => {
+        const call = await prepare();
+        const before = JSON.stringify([await stored(t), (await t.as.get(WRITER)).body]);
+        const req = request(who, call.method, call.path);
+        const res = await (call.body ? req.send(call.body) : req);
+        expect({ who, status: res.status }).toEqual({ who, status });
+        if (status !== 200) {
+          expect(typeof res.body.message).toBe('string');
+          expect(JSON.stringify([await stored(t), (await t.as.get(WRITER)).body])).toBe(before);
+        }
+      });
+    });
   });
 
   it('keeps each organization to its own rules and writer', async () => {
