@@ -101,9 +101,10 @@ export const libraryElementsArea = defineArea({
       responses: { 200: { description: 'The element.', ...element }, 403: {}, 404: notFound },
     },
     {
-      method: 'get', path: '/api/library-elements/:uid/connections', guard: guard.signedIn, handler: getLibraryElementConnections,
+      // The anchor documents the path with its trailing slash; express's non-strict routing answers it without one too.
+      method: 'get', path: '/api/library-elements/:uid/connections/', guard: guard.signedIn, handler: getLibraryElementConnections,
       operationId: 'getLibraryElementConnections',
-      summary: 'The dashboards using a library element (those the caller may read).',
+      summary: 'The dashboards using a library element (those the caller may read); the path answers with or without its trailing slash.',
       tags: ['library_elements'],
       params: [uidParam],
       responses: {

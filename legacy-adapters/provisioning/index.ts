@@ -24,6 +24,7 @@ export const provisioningArea = defineArea({
     reload('datasources', reloadDataSources, 'adminProvisioningReloadDatasources', 'Reads the data source files again and stores them (deleteDatasources, prune included).'),
     reload('plugins', nothingToReload(ReloadMessages.plugins), 'adminProvisioningReloadPlugins', 'Plugin provisioning: the plugins are built in, there are no files to apply.'),
     reload('alerting', nothingToReload(ReloadMessages.alerting), 'adminProvisioningReloadAlerting', 'Alerting provisioning: this server has no alerting, there are no files to apply.'),
+    reload('notifications', nothingToReload(ReloadMessages.notifications), 'adminProvisioningReloadNotifications', 'Legacy alert notifier provisioning: this server has no alerting, there are no notifier files to apply.'),
     reload('access-control', nothingToReload(ReloadMessages.accessControl, 202), 'adminProvisioningReloadAccessControl', 'Access control provisioning: no role files to apply. Enterprise edition only: 404 in the others.', {
       servedIn: enterprise,
       tags: ['access_control_provisioning', 'enterprise'],

@@ -9,6 +9,7 @@ export const ReloadMessages = {
   datasources: 'Datasources config reloaded',
   plugins: 'Plugins config reloaded',
   alerting: 'Alerting config reloaded',
+  notifications: 'Notifications config reloaded',
   accessControl: 'Access control config reloaded',
 } as const;
 
@@ -33,7 +34,7 @@ function reload(run: (p: Provisioner) => Promise<void>, message: string, failure
 export const reloadDashboards = reload((p) => p.reloadDashboards(), ReloadMessages.dashboards, 'Failed to reload dashboards config');
 export const reloadDataSources = reload((p) => p.reloadDataSources(), ReloadMessages.datasources, 'Failed to reload datasources config');
 
-/** Plugins, alerting and access control have no provisioning files here: nothing to apply, the anchor's answer. */
+/** Plugins, alerting, legacy alert notifiers and access control have no provisioning files here: nothing to apply, the anchor's answer. */
 export function nothingToReload(message: string, status = 200) {
   return (_req: Request, res: Response): void => {
     res.status(status).json({ message });

@@ -320,7 +320,7 @@ const ROWS: Row[] = [
   { route: 'POST /api/admin/users/:id/logout', call: async ({ n }) => ({ path: `/api/admin/users/${await signedInUser(n)}/logout` }), expect: serverAdmin() },
   { route: 'POST /api/admin/users', call: ({ n }) => ({ path: '/api/admin/users', body: { login: n, password: 'password1' } }), expect: serverAdmin() },
   // No provisioning files in this server's paths.provisioning: each reload stores nothing and answers 200.
-  ...['dashboards', 'datasources', 'plugins', 'alerting'].map((type) => ({ route: `POST /api/admin/provisioning/${type}/reload`, call: () => ({ path: `/api/admin/provisioning/${type}/reload` }), expect: serverAdmin() })),
+  ...['dashboards', 'datasources', 'plugins', 'alerting', 'notifications'].map((type) => ({ route: `POST /api/admin/provisioning/${type}/reload`, call: () => ({ path: `/api/admin/provisioning/${type}/reload` }), expect: serverAdmin() })),
   { route: 'POST /api/admin/encryption/rotate-data-keys', call: () => ({ path: '/api/admin/encryption/rotate-data-keys' }), expect: serverAdmin(204) },
   { route: 'POST /api/admin/encryption/reencrypt-data-keys', call: () => ({ path: '/api/admin/encryption/reencrypt-data-keys' }), expect: serverAdmin(204) },
   { route: 'POST /api/admin/encryption/reencrypt-secrets', call: () => ({ path: '/api/admin/encryption/reencrypt-secrets' }), expect: serverAdmin(204) },
@@ -547,7 +547,7 @@ const ROWS: Row[] = [
   { route: 'GET /api/library-elements', call: () => ({ path: '/api/library-elements?searchString=E' }), expect: orgRead() },
   { route: 'GET /api/library-elements/name/:name', call: async ({ n }) => ({ path: `/api/library-elements/name/${encodeURIComponent((await element(n)).name)}` }), expect: orgRead() },
   { route: 'GET /api/library-elements/:uid', call: async ({ n }) => ({ path: `/api/library-elements/${(await element(n)).uid}` }), expect: orgRead() },
-  { route: 'GET /api/library-elements/:uid/connections', call: async ({ n }) => ({ path: `/api/library-elements/${(await element(n)).uid}/connections` }), expect: orgRead() },
+  { route: 'GET /api/library-elements/:uid/connections/', call: async ({ n }) => ({ path: `/api/library-elements/${(await element(n)).uid}/connections` }), expect: orgRead() },
   { route: 'POST /api/library-elements', call: ({ n }) => ({ path: '/api/library-elements', body: { uid: n, ...elementSpec(n) } }), expect: orgWrite() },
   {
     route: 'PATCH /api/library-elements/:uid',

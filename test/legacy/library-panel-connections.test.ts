@@ -68,6 +68,8 @@ describe('connections follow every dashboard write', () => {
         createdBy: { id: 1, name: 'admin', avatarUrl: expect.any(String) },
       },
     ]);
+    // The anchor documents the path with a trailing slash: both spellings answer the same.
+    expect((await t.as.get(`${EL}/c-a/connections/`).expect(200)).body.result).toEqual(conns);
     await legacySave('c-dash', ['c-b']).expect(200);
     expect([await connected('c-a'), await connected('c-b')]).toEqual([0, 1]);
   });

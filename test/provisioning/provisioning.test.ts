@@ -280,6 +280,7 @@ describe('the other reload routes', () => {
   it.each([
     ['plugins', 200, { message: 'Plugins config reloaded' }],
     ['alerting', 200, { message: 'Alerting config reloaded' }],
+    ['notifications', 200, { message: 'Notifications config reloaded' }],
   ])('%s answers %i', async (type, status, body) => {
     const res = await t.as.post(`/api/admin/provisioning/${type}/reload`);
     expect({ status: res.status, body: res.body }).toEqual({ status, body });
