@@ -38,6 +38,7 @@ import { reportKind } from './reporting.svc.app/v0alpha1/report';
 export { EMAIL_ADDRESS, REPORT_FORMATS, REPORT_USER_LABEL, type ReportSchedule, type ReportSpec, reportSpecSchema } from './reporting.svc.app/v0alpha1/report';
 import { reportSettingsKind } from './reporting.svc.app/v0alpha1/reportsettings';
 export { REPORT_SETTINGS_NAME, type ReportBranding, type ReportSettingsSpec, reportSettingsSpecSchema } from './reporting.svc.app/v0alpha1/reportsettings';
+import { licenseKind } from './settings.svc.app/v0alpha1/license';
 
 export {
   annotationKind,
@@ -49,6 +50,7 @@ export {
   folderKind,
   lastSeenKind,
   libraryPanelKind,
+  licenseKind,
   loginAttemptKind,
   orgInviteKind,
   orgKind,
@@ -113,6 +115,7 @@ export const identityKinds: readonly KindRegistration[] = [
  * in the database (pkg/settings), the quota limits set over `[quota]` (pkg/quotas), and the keys the server signs
  * with, whose public halves `GET /api/signing-keys/keys` publishes (pkg/signingkeys). Also the enterprise edition's
  * reports and their settings (pkg/reports), whose clients are the reporting routes (legacy-adapters/reports), and its
- * recording rules and their remote write target, whose client is `/api/recording-rules` (pkg/recording-rules).
+ * recording rules and their remote write target, whose client is `/api/recording-rules` (pkg/recording-rules), and its
+ * license (pkg/licensing).
  */
-export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind), anyKind(settingKind), anyKind(quotaKind), anyKind(signingKeyKind), anyKind(reportKind), anyKind(reportSettingsKind), anyKind(recordingRuleKind), anyKind(recordingRuleWriterKind)];
+export const internalKinds: readonly KindRegistration[] = [anyKind(dataKeyKind), anyKind(settingKind), anyKind(quotaKind), anyKind(signingKeyKind), anyKind(reportKind), anyKind(reportSettingsKind), anyKind(recordingRuleKind), anyKind(recordingRuleWriterKind), anyKind(licenseKind)];

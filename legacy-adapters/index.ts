@@ -10,6 +10,7 @@ import { dsQueryArea } from './ds-query';
 import { encryptionArea } from './encryption';
 import { foldersArea } from './folders';
 import { libraryElementsArea } from './library-elements';
+import { licensingArea } from './licensing';
 import { orgInvitesArea } from './org-invites';
 import { orgsArea } from './orgs';
 import { permissionsArea } from './permissions';
@@ -71,6 +72,7 @@ export const legacyAreas: readonly LegacyArea[] = [
   signingKeysArea,
   reportsArea,
   recordingRulesArea,
+  licensingArea,
 ];
 
 export { type AdapterDeps, isPublicApiRoute, legacyRouter, type LegacyArea, type LegacyRoute, type ReadAheadRoute, readAheadRoutes, routeName, servedRoutes } from './shared';

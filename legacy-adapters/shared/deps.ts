@@ -19,6 +19,7 @@ import type { StoredQuotas } from '../../pkg/quotas';
 import type { SigningKeys } from '../../pkg/signingkeys';
 import type { ReportStore } from '../../pkg/reports';
 import type { RecordingRules } from '../../pkg/recording-rules';
+import type { Licensing } from '../../pkg/licensing';
 
 /**
  * Everything a legacy area's handlers may use, built once by the server (pkg/server/app.ts) and handed to every
@@ -40,6 +41,8 @@ export interface AdapterDeps {
   signingKeys: SigningKeys;
   /** The enterprise edition's reports and their settings, per organization. */
   reports: ReportStore;
+  /** The enterprise license, one for the installation (verified with `[enterprise] license_public_key`). */
+  licensing: Licensing;
   users: IdentityDirectory;
   teams: TeamDirectory;
   preferences: PreferencesDirectory;

@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
 import { parseServiceAccountToken } from '../auth/identity/tokens';
 import { duration, MAX_SESSION_DURATION_MS } from './duration';
@@ -31,6 +32,17 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T, def: T
 }
 
 const str = (def: string) => z.string().default(def);
+
+/** Whether `pem` is a public key node can read (a private key, from which node would derive one, is refused). */
+function isPublicKey(pem: string): boolean {
+  if (!/^-----BEGIN (RSA )?PUBLIC KEY-----/.test(pem)) return false;
+  try {
+    createPublicKey(pem);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The longest a Node timer (and PostgreSQL's lock_timeout) can wait, 2^31-1 ms: a longer setTimeout fires at once,
@@ -193,6 +205,23 @@ const authAnonymousSchema = z.object({
   org_role: oneOf(['Viewer', 'Editor', 'Admin'], 'Viewer'),
 });
 
+/** A PEM public key (SPKI, or an RSA PKCS#1 key) that node can read, or ''. */
+const publicKeyPem = z
+  .string()
+  .trim()
+  .refine((s) => s === '' || isPublicKey(s), { error: 'expected a PEM public key (-----BEGIN PUBLIC KEY-----), ECDSA P-256 or RSA' })
+  .default('');
+
+/**
+ * The enterprise edition's license (pkg/licensing, README "Licensing"): the public key of the license authority that
+ * signs license tokens, and the license server that renews them. The anchor's `[enterprise]` section.
+ */
+const enterpriseSchema = z.object({
+  license_public_key: publicKeyPem.describe("the license authority's public key (PEM, ECDSA P-256 for ES256 or RSA for RS256) license tokens are verified with"),
+  license_public_key_path: str('').describe('a file holding that key instead (PEM); resolved against the working directory'),
+  license_server_url: url(['http:', 'https:']).describe("POST /api/licensing/token/renew asks this URL for a new token; '' turns renewal off"),
+});
+
 const logSchema = z.object({ level: oneOf(['debug', 'info', 'warn', 'error'], 'info') });
 
 const metricsSchema = z.object({
@@ -217,6 +246,7 @@ export const sectionSchemas = {
   quota: quotaSchema,
   auth: authSchema,
   'auth.anonymous': authAnonymousSchema,
+  enterprise: enterpriseSchema,
   log: logSchema,
   metrics: metricsSchema,
 };
@@ -224,7 +254,8 @@ export const sectionSchemas = {
 export type SectionName = keyof typeof sectionSchemas;
 
 /** Settings whose values `settingsView()` masks. `database.url` is masked only in its password part. */
-export const secretSettings: ReadonlySet<string> = new Set(['security.admin_password', 'security.secret_key', 'security.previous_secret_keys', 'auth.initial_service_account_token', 'metrics.basic_auth_password']);
+// The license public key is no secret, but a private key pasted there by mistake must not reach a log.
+export const secretSettings: ReadonlySet<string> = new Set(['enterprise.license_public_key', 'security.admin_password', 'security.secret_key', 'security.previous_secret_keys', 'auth.initial_service_account_token', 'metrics.basic_auth_password']);
 
 /** Settings read as durations (`30d`) and held in milliseconds: `usage()` and `settingsView()` show them as written. */
 export const durationSettings: ReadonlySet<string> = new Set(['auth.login_maximum_lifetime_duration', 'auth.login_maximum_inactive_lifetime_duration']);
@@ -253,10 +284,14 @@ export const configSchema = z
     quota: quotaSchema.prefault({}),
     auth: authSchema.prefault({}),
     'auth.anonymous': authAnonymousSchema.prefault({}),
+    enterprise: enterpriseSchema.prefault({}),
     log: logSchema.prefault({}),
     metrics: metricsSchema.prefault({}),
   })
   .superRefine((c, ctx) => {
+    if (c.enterprise.license_public_key !== '' && c.enterprise.license_public_key_path !== '') {
+      ctx.addIssue({ code: 'custom', path: ['enterprise', 'license_public_key_path'], message: 'set enterprise.license_public_key or enterprise.license_public_key_path, not both' });
+    }
     if (c.server.edition === 'cloud' && c.server.stack_id === '') {
       ctx.addIssue({ code: 'custom', path: ['server', 'stack_id'], message: 'required with server.edition=cloud (organization 1 is namespace stacks-<stack_id>)' });
     }

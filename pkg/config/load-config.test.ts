@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -128,7 +129,7 @@ describe('environment names', () => {
     expect(text).toMatch(/--server\.http_port\s+SVC_SERVER_HTTP_PORT\s+"3000"/);
     expect(text).toMatch(/--feature_toggles\.enable\s+SVC_FEATURE_TOGGLES_ENABLE\s+""/);
     expect(text).toMatch(/--log\.level\s+SVC_LOG_LEVEL\s+"info"\s+one of debug, info, warn, error/);
-    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(68);
+    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(71);
   });
 
   it('usage() shows durations as written, so a default copied into a setting means the same', () => {
@@ -303,5 +304,28 @@ describe('dotted sections and durations', () => {
     expect(error(() => loadConfig({ argv: ['--server.shutdown_timeout_seconds=9999999999'] }))).toMatch(/server\.shutdown_timeout_seconds .*<= 2147483$/);
     expect(error(() => loadConfig({ argv: ['--registry.watch_poll_interval_ms=2147483648'] }))).toMatch(/<= 2147483647$/);
     expect(error(() => loadConfig({ argv: ['--database.migration_lock_timeout_seconds=2147484'] }))).toMatch(/<= 2147483$/);
+  });
+
+  it('read the license public key from the setting or a file, refusing what is no public key without printing it', () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expect(loadConfig({ env: { SVC_ENTERPRISE_LICENSE_PUBLIC_KEY: pem } }).enterprise.license_public_key).toBe(pem.trim());
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-license-'));
+    try {
+      writeFileSync(path.join(dir, 'authority.pem'), pem);
+      const fromFile = loadConfig({ cwd: dir, argv: ['--enterprise.license_public_key_path=authority.pem'] }).enterprise;
+      expect(fromFile).toMatchObject({ license_public_key: pem.trim(), license_public_key_path: path.join(dir, 'authority.pem') });
+      writeFileSync(path.join(dir, 'junk.pem'), 'not a key');
+      expect(error(() => loadConfig({ cwd: dir, argv: ['--enterprise.license_public_key_path=junk.pem'] }))).toMatch(/junk\.pem holds no PEM public key/);
+      expect(error(() => loadConfig({ cwd: dir, argv: ['--enterprise.license_public_key_path=missing.pem'] }))).toMatch(/cannot read enterprise\.license_public_key_path/);
+      expect(error(() => loadConfig({ cwd: dir, argv: ['--enterprise.license_public_key_path=authority.pem', `--enterprise.license_public_key=${pem}`] }))).toMatch(/not both/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const secret = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const refused = error(() => loadConfig({ env: { SVC_ENTERPRISE_LICENSE_PUBLIC_KEY: secret } }));
+    expect(refused).toMatch(/^invalid value for enterprise\.license_public_key \(from SVC_ENTERPRISE_LICENSE_PUBLIC_KEY\): expected a PEM public key/);
+    expect(refused).not.toContain('PRIVATE KEY');
+    expect(error(() => loadConfig({ argv: ['--enterprise.license_server_url=ftp://x'] }))).toMatch(/enterprise\.license_server_url/);
   });
 });

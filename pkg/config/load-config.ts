@@ -75,7 +75,24 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const config = parsed.data;
   config.paths = { data: path.resolve(cwd, config.paths.data), provisioning: path.resolve(cwd, config.paths.provisioning) };
   for (const key of ['cert_file', 'cert_key'] as const) if (config.server[key] !== '') config.server[key] = path.resolve(cwd, config.server[key]);
+  if (config.enterprise.license_public_key_path !== '') {
+    const file = path.resolve(cwd, config.enterprise.license_public_key_path);
+    config.enterprise = { ...config.enterprise, license_public_key_path: file, license_public_key: readPublicKeyFile(file, raw.get('enterprise.license_public_key_path')!.source) };
+  }
   return config;
+}
+
+/** The PEM public key in `file`, checked as the setting itself is (a typo stops the start, not every license). */
+function readPublicKeyFile(file: string, source: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new ConfigError(`cannot read enterprise.license_public_key_path ${file} (from ${source}): ${(err as Error).message}`);
+  }
+  const parsed = sectionSchemas.enterprise.shape.license_public_key.safeParse(pem);
+  if (!parsed.success) throw new ConfigError(`invalid value for enterprise.license_public_key_path (from ${source}): ${file} holds no PEM public key (ECDSA P-256 or RSA)`);
+  return pem;
 }
 
 /**

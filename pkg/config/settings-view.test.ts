@@ -3,7 +3,7 @@ import { isSecretSetting, loadConfig, REDACTED, REDACTED_URL_PASSWORD, settingsV
 describe('settingsView', () => {
   it('lists every section as strings, secrets masked', () => {
     const view = settingsView(loadConfig({ cwd: '/srv', env: { SVC_SECURITY_ADMIN_PASSWORD: 'hunter2', SVC_FEATURE_TOGGLES_ENABLE: 'a,b' } }));
-    expect(Object.keys(view)).toEqual(['server', 'database', 'registry', 'security', 'paths', 'feature_toggles', 'dashboards', 'datasources', 'dataproxy', 'snapshots', 'users', 'quota', 'auth', 'auth.anonymous', 'log', 'metrics']);
+    expect(Object.keys(view)).toEqual(['server', 'database', 'registry', 'security', 'paths', 'feature_toggles', 'dashboards', 'datasources', 'dataproxy', 'snapshots', 'users', 'quota', 'auth', 'auth.anonymous', 'enterprise', 'log', 'metrics']);
     expect(view.server!.http_port).toBe('3000');
     expect(view.server!.root_url).toBe('http://localhost:3000/');
     expect(view.paths!.data).toBe('/srv/data');

@@ -33,6 +33,7 @@ import { identityQuotas, StoredQuotas } from '../quotas';
 import { SigningKeys } from '../signingkeys';
 import { ReportStore } from '../reports';
 import { RecordingRules } from '../recording-rules';
+import { Licensing } from '../licensing';
 import { internalKinds } from '../../apis';
 import { ScopedReads, type Storage } from '../../storage';
 import { readScope } from './read-scope';
@@ -202,6 +203,8 @@ export function createApp(deps: AppDeps): {
   const signingKeys = new SigningKeys(signingKeyRegistry);
   // Reports (enterprise), beside the dashboards they render.
   const reports = new ReportStore(registry.companion(internalKinds));
+  // The enterprise license, beside the signing keys: its token is a secure value of the same registry.
+  const licensing = new Licensing(signingKeyRegistry, { publicKey: config.enterprise.license_public_key, instance: config.server.root_url, serverUrl: config.enterprise.license_server_url });
   // Files under paths.provisioning, written as the provisioner; replicas take turns on the database's lock.
   const provisioning = new Provisioner(
     { registry, orgs: deps.orgs ?? storedOrgs(users), checksumKey: config.security.secret_key, orgIds: async () => (await users.listOrgs()).map((o) => o.id) },
@@ -212,7 +215,7 @@ export function createApp(deps: AppDeps): {
     config.server.edition === 'enterprise'
       ? new RecordingRules({ registry: registry.companion(internalKinds), dataSources, orgIds: async () => (await users.listOrgs()).map((o) => o.id), log, userAgent, timeoutMs: config.dataproxy.timeout * 1000, rowLimit: config.dataproxy.row_limit })
       : undefined;
-  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, quotas, signingKeys, reports, recordingRules };
+  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, quotas, signingKeys, reports, recordingRules, licensing };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
   streamingApi.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !!route.rawBody }));
   app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !route.rawBody }));

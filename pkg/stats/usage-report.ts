@@ -11,6 +11,8 @@ export interface Installation {
   databaseCreated?: number;
   /** Seconds since this process started. */
   uptimeSeconds: number;
+  /** Whether a valid license is installed (the enterprise edition's, pkg/licensing); default false. */
+  hasValidLicense?: boolean;
 }
 
 /** The anchor's `GET /api/admin/usage-report-preview` body (anchor-breadth §8.3). */
@@ -88,7 +90,7 @@ export function usageReport(c: ServerCounts, at: Installation): UsageReport {
     [`edition.${at.edition === 'enterprise' ? 'enterprise' : 'oss'}`]: 1,
     'packaging.unknown': 1,
     'distributor.unknown': 1,
-    'valid_license': 0,
+    'valid_license': at.hasValidLicense ? 1 : 0,
     'auth_enabled.basic_auth': 1,
   };
   let other = 0;
@@ -107,7 +109,7 @@ export function usageReport(c: ServerCounts, at: Installation): UsageReport {
     os: process.platform,
     arch: GO_ARCH[process.arch] ?? process.arch,
     edition: at.edition === 'enterprise' ? 'enterprise' : 'oss',
-    hasValidLicense: false,
+    hasValidLicense: at.hasValidLicense ?? false,
     packaging: 'unknown',
     usageStatsId: at.usageStatsId,
     ...(at.databaseCreated === undefined ? {} : { databaseCreated: at.databaseCreated }),

@@ -108,6 +108,11 @@ const SERVER_ADMIN: readonly Grant[] = [
   ['server.usagestats.report:read', ''], // fixed:usagestats:reader
   ['provisioning:reload', 'provisioners:*'], // fixed:provisioning:writer
   ['ldap.config:reload', ''], // fixed:ldap:writer
+  // fixed:licensing:reader, fixed:licensing:writer (the enterprise edition's /api/licensing)
+  ['licensing:read', ''],
+  ['licensing:write', ''],
+  ['licensing:delete', ''],
+  ['licensing.reports:read', ''],
   ['server.encryption:write', ''], // ours: the anchor checks "is server admin" for /api/admin/encryption/*
 ];
 
