@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Config } from '../../pkg/config';
 import { defineArea, guard } from '../shared';
+import type { LegacyParam } from '../shared/route-doc';
 import { createReport, deleteReport, getReport, getReportSettings, listReports, saveReportSettings, updateReport } from './reports-routes';
+import { renderReportPdfRoute, renderReportPdfs, sendReport, sendTestEmail } from './reports-send';
 
 const tags = ['reports', 'enterprise'];
 /** Reporting is the enterprise edition's (the anchor's Grafana Enterprise): 404 in the others. */
@@ -67,6 +69,21 @@ const configDTO = z.object({
 const branding = z.object({ reportLogoUrl: z.string(), emailLogoUrl: z.string(), emailFooterMode: z.string().describe('sent-by or none'), emailFooterText: z.string(), emailFooterLink: z.string() });
 const settingsDTO = z.object({ id: z.number().int(), userId: z.number().int(), orgId: z.number().int(), branding });
 const invalid = '400 `{message}` naming the first invalid field (nothing is stored).';
+const noSmtp = 'Without `[smtp] enabled`: 412 "SMTP not configured, check your config file\'s [smtp] section".';
+const emailDTO = z.object({
+  id: z.string().describe("the report's id"),
+  emails: z.string().optional().describe('comma-separated addresses, instead of the report\'s recipients'),
+  useEmailsFromReport: z.boolean().optional(),
+});
+const renderNotes = "Any signed-in caller who may read the dashboards (else 403, or 404 \"Dashboard not found\"); each panel's saved queries run through the data source query pipeline as the caller, over `from`/`to` (default the dashboard's time).";
+const renderParams = [
+  { name: 'from', in: 'query', type: 'string' },
+  { name: 'to', in: 'query', type: 'string' },
+  { name: 'orientation', in: 'query', type: 'string', enum: ['landscape', 'portrait'], default: 'landscape' },
+  { name: 'layout', in: 'query', type: 'string', enum: ['grid', 'simple'], default: 'grid' },
+  { name: 'title', in: 'query', type: 'string' },
+  { name: 'timezone', in: 'query', type: 'string', default: 'UTC' },
+] as const satisfies readonly LegacyParam[];
 
 /**
  * The enterprise edition's reporting (the anchor's Reporting API): reports of dashboards emailed as PDFs, as the
@@ -85,6 +102,32 @@ export const reportsArea = defineArea({
       operationId: 'saveReportSettings', tags, summary: "Create or replace the organization's report branding.", description: `${enterpriseOnly} ${invalid}`,
       body: { schema: z.object({ branding: branding.partial() }) },
       responses: { 200: { description: 'Report settings saved.', schema: message }, 400: {}, 401: {}, 403: {}, 404: {} },
+    },
+    {
+      method: 'post', path: '/api/reports/email', guard: guard.can('reports:send'), servedIn: enterprise, handler: sendReport,
+      operationId: 'sendReport', tags, summary: 'Render a stored report now and email it (to `emails`, or its own recipients with `useEmailsFromReport`).',
+      description: `${enterpriseOnly} Waits until the email is handed to the mail server. ${noSmtp} 404 "Report not found"; 502 when the mail server refuses the email.`,
+      body: { schema: emailDTO, name: 'ReportEmailDTO' },
+      responses: { 200: { description: 'Report was sent.', schema: message }, 400: {}, 401: {}, 403: {}, 404: {}, 412: { description: noSmtp }, 502: { description: 'The mail server did not take the email.' } },
+    },
+    {
+      method: 'post', path: '/api/reports/test-email', guard: guard.can('reports:send'), servedIn: enterprise, handler: sendTestEmail,
+      operationId: 'sendTestEmail', tags, summary: 'Render the report described in the body and email it to its recipients, storing nothing.',
+      description: `${enterpriseOnly} ${invalid} ${noSmtp}`,
+      body: { schema: configCmd, name: 'CreateOrUpdateConfigCmd' },
+      responses: { 200: { description: 'Test email sent.', schema: message }, 400: {}, 401: {}, 403: {}, 404: {}, 412: { description: noSmtp }, 502: { description: 'The mail server did not take the email.' } },
+    },
+    {
+      method: 'get', path: '/api/reports/render/pdfs', guard: guard.signedIn, servedIn: enterprise, handler: renderReportPdfs,
+      operationId: 'renderReportPDFs', tags, summary: 'A PDF of several dashboards (`dashboardID`: comma-separated ids or uids), each panel drawn with the data of its queries.',
+      description: `${enterpriseOnly} ${renderNotes}`, params: [{ name: 'dashboardID', in: 'query', type: 'string', required: true }, ...renderParams],
+      responses: { 200: { description: 'The PDF (application/pdf).' }, 400: {}, 401: {}, 403: {}, 404: {} },
+    },
+    {
+      method: 'get', path: '/api/reports/render/pdf/:dashboardID', guard: guard.signedIn, servedIn: enterprise, handler: renderReportPdfRoute,
+      operationId: 'renderReportPDF', tags, summary: 'A PDF of one dashboard, by its numeric id.', description: `${enterpriseOnly} ${renderNotes}`,
+      params: [{ name: 'dashboardID', in: 'path', type: 'integer', required: true }, ...renderParams], deprecated: { replacedBy: 'GET /api/reports/render/pdfs' },
+      responses: { 200: { description: 'The PDF (application/pdf).' }, 400: {}, 401: {}, 403: {}, 404: {} },
     },
     {
       method: 'get', path: '/api/reports', guard: guard.can('reports:read'), servedIn: enterprise, handler: listReports,

@@ -20,6 +20,7 @@ import type { SigningKeys } from '../../pkg/signingkeys';
 import type { ReportStore } from '../../pkg/reports';
 import type { RecordingRules } from '../../pkg/recording-rules';
 import type { Licensing } from '../../pkg/licensing';
+import type { Mailer } from '../../pkg/mail';
 
 /**
  * Everything a legacy area's handlers may use, built once by the server (pkg/server/app.ts) and handed to every
@@ -43,6 +44,8 @@ export interface AdapterDeps {
   reports: ReportStore;
   /** The enterprise license, one for the installation (verified with `[enterprise] license_public_key`). */
   licensing: Licensing;
+  /** Email through the `[smtp]` mail server (reports). */
+  mailer: Mailer;
   users: IdentityDirectory;
   teams: TeamDirectory;
   preferences: PreferencesDirectory;

@@ -230,6 +230,27 @@ const metricsSchema = z.object({
   basic_auth_password: str(''),
 });
 
+/** The anchor's `[smtp]` settings (conf/defaults.ini): the mail server reports (enterprise) are sent through. */
+const smtpSchema = z.object({
+  enabled: bool(false).describe('false: nothing is emailed (sending a report answers 412 "SMTP not configured...")'),
+  host: z
+    .string()
+    .trim()
+    .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):[0-9]{1,5}$/, 'expected host:port, e.g. smtp.example.org:587')
+    .default('localhost:25')
+    .describe('host:port of the SMTP server; port 465 is TLS from the start'),
+  user: str('').describe("'' sends without authentication"),
+  password: str(''),
+  skip_verify: bool(false).describe("true: the server's TLS certificate is not verified"),
+  from_address: str('admin@svc.localhost').describe('the From address of every email'),
+  from_name: str('Svc').describe('the From name of every email'),
+  ehlo_identity: str('').describe("the name the server greets with (EHLO); '' is the machine's host name"),
+  startTLS_policy: z
+    .enum(['', 'OpportunisticStartTLS', 'MandatoryStartTLS', 'NoStartTLS'], { error: 'expected one of OpportunisticStartTLS, MandatoryStartTLS, NoStartTLS (or empty)' })
+    .default('')
+    .describe("STARTTLS: used when offered (OpportunisticStartTLS, the default ''), required (MandatoryStartTLS) or never (NoStartTLS)"),
+});
+
 /** The sections, in the order `usage()` and `settingsView()` list them. */
 export const sectionSchemas = {
   server: serverSchema,
@@ -249,13 +270,14 @@ export const sectionSchemas = {
   enterprise: enterpriseSchema,
   log: logSchema,
   metrics: metricsSchema,
+  smtp: smtpSchema,
 };
 
 export type SectionName = keyof typeof sectionSchemas;
 
 /** Settings whose values `settingsView()` masks. `database.url` is masked only in its password part. */
 // The license public key is no secret, but a private key pasted there by mistake must not reach a log.
-export const secretSettings: ReadonlySet<string> = new Set(['enterprise.license_public_key', 'security.admin_password', 'security.secret_key', 'security.previous_secret_keys', 'auth.initial_service_account_token', 'metrics.basic_auth_password']);
+export const secretSettings: ReadonlySet<string> = new Set(['enterprise.license_public_key', 'security.admin_password', 'security.secret_key', 'security.previous_secret_keys', 'auth.initial_service_account_token', 'metrics.basic_auth_password', 'smtp.password']);
 
 /** Settings read as durations (`30d`) and held in milliseconds: `usage()` and `settingsView()` show them as written. */
 export const durationSettings: ReadonlySet<string> = new Set(['auth.login_maximum_lifetime_duration', 'auth.login_maximum_inactive_lifetime_duration']);
@@ -287,6 +309,7 @@ export const configSchema = z
     enterprise: enterpriseSchema.prefault({}),
     log: logSchema.prefault({}),
     metrics: metricsSchema.prefault({}),
+    smtp: smtpSchema.prefault({}),
   })
   .superRefine((c, ctx) => {
     if (c.enterprise.license_public_key !== '' && c.enterprise.license_public_key_path !== '') {

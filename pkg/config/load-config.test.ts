@@ -129,7 +129,7 @@ describe('environment names', () => {
     expect(text).toMatch(/--server\.http_port\s+SVC_SERVER_HTTP_PORT\s+"3000"/);
     expect(text).toMatch(/--feature_toggles\.enable\s+SVC_FEATURE_TOGGLES_ENABLE\s+""/);
     expect(text).toMatch(/--log\.level\s+SVC_LOG_LEVEL\s+"info"\s+one of debug, info, warn, error/);
-    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(71);
+    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(80);
   });
 
   it('usage() shows durations as written, so a default copied into a setting means the same', () => {
@@ -237,9 +237,9 @@ describe('errors', () => {
   });
 
   it('name unknown keys in a file, and settings outside a section', () => {
-    const f = file('unknown.ini', 'stray = 1\n[server]\nhttp_port = 1\ndomain = x\n[smtp]\nenabled = true\n');
+    const f = file('unknown.ini', 'stray = 1\n[server]\nhttp_port = 1\ndomain = x\n[smtp]\nenabled = true\ncert_file = x\n');
     expect(error(() => loadConfig({ argv: ['--config', f] }))).toBe(
-      `unknown settings stray (outside any section), server.domain, smtp.enabled (from ${f})`,
+      `unknown settings stray (outside any section), server.domain, smtp.cert_file (from ${f})`,
     );
   });
 

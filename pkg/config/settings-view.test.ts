@@ -3,7 +3,7 @@ import { isSecretSetting, loadConfig, REDACTED, REDACTED_URL_PASSWORD, settingsV
 describe('settingsView', () => {
   it('lists every section as strings, secrets masked', () => {
     const view = settingsView(loadConfig({ cwd: '/srv', env: { SVC_SECURITY_ADMIN_PASSWORD: 'hunter2', SVC_FEATURE_TOGGLES_ENABLE: 'a,b' } }));
-    expect(Object.keys(view)).toEqual(['server', 'database', 'registry', 'security', 'paths', 'feature_toggles', 'dashboards', 'datasources', 'dataproxy', 'snapshots', 'users', 'quota', 'auth', 'auth.anonymous', 'enterprise', 'log', 'metrics']);
+    expect(Object.keys(view)).toEqual(['server', 'database', 'registry', 'security', 'paths', 'feature_toggles', 'dashboards', 'datasources', 'dataproxy', 'snapshots', 'users', 'quota', 'auth', 'auth.anonymous', 'enterprise', 'log', 'metrics', 'smtp']);
     expect(view.server!.http_port).toBe('3000');
     expect(view.server!.root_url).toBe('http://localhost:3000/');
     expect(view.paths!.data).toBe('/srv/data');
@@ -45,5 +45,16 @@ describe('settingsView', () => {
     for (const [section, key] of [['auth.saml', 'idp_metadata_url'], ['server', 'cert_key'], ['auth', 'login_cookie_name'], ['security', 'admin_user']]) expect(isSecretSetting(section!, key!)).toBe(false);
     const view = settingsView(loadConfig({}), { 'auth.saml': { private_key: 'PEM', idp_metadata_url: 'https://u:p@idp/metadata', certificate: '' } });
     expect(view['auth.saml']).toEqual({ private_key: REDACTED, idp_metadata_url: 'https://u:xxxxx@idp/metadata', certificate: '' });
+  });
+});
+
+describe('smtp', () => {
+  it("takes the anchor's [smtp] keys with its defaults, and masks the password", () => {
+    expect(loadConfig({ env: {} }).smtp).toEqual({ enabled: false, host: 'localhost:25', user: '', password: '', skip_verify: false, from_address: 'admin@svc.localhost', from_name: 'Svc', ehlo_identity: '', startTLS_policy: '' });
+    const c = loadConfig({ env: { SVC_SMTP_ENABLED: 'true', SVC_SMTP_HOST: 'mail.example.org:587', SVC_SMTP_PASSWORD: 'hunter2', SVC_SMTP_STARTTLS_POLICY: 'MandatoryStartTLS' } });
+    expect(c.smtp).toMatchObject({ enabled: true, host: 'mail.example.org:587', password: 'hunter2', startTLS_policy: 'MandatoryStartTLS' });
+    expect(settingsView(c).smtp).toMatchObject({ password: REDACTED, host: 'mail.example.org:587' });
+    expect(() => loadConfig({ env: { SVC_SMTP_HOST: 'no-port' } })).toThrow('smtp.host');
+    expect(() => loadConfig({ env: { SVC_SMTP_STARTTLS_POLICY: 'Sometimes' } })).toThrow('smtp.startTLS_policy');
   });
 });

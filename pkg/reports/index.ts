@@ -1,1 +1,4 @@
+export { csvOf, MAX_TABLE_ROWS, panelContent, type PanelSeries, type PanelTable, type ReportPanel, seriesOf, tableOf } from './report-content';
+export { reportEmail } from './report-email';
+export { formatTime, type PdfDashboard, type PdfOptions, renderReportPdf, winAnsi } from './report-pdf';
 export { reportIdOf, ReportStore, type ReportWriter, type StoredReport, type StoredReportSettings } from './report-store';

@@ -34,6 +34,7 @@ import { SigningKeys } from '../signingkeys';
 import { ReportStore } from '../reports';
 import { RecordingRules } from '../recording-rules';
 import { Licensing } from '../licensing';
+import { Mailer } from '../mail';
 import { internalKinds } from '../../apis';
 import { ScopedReads, type Storage } from '../../storage';
 import { readScope } from './read-scope';
@@ -215,7 +216,7 @@ export function createApp(deps: AppDeps): {
     config.server.edition === 'enterprise'
       ? new RecordingRules({ registry: registry.companion(internalKinds), dataSources, orgIds: async () => (await users.listOrgs()).map((o) => o.id), log, userAgent, timeoutMs: config.dataproxy.timeout * 1000, rowLimit: config.dataproxy.row_limit })
       : undefined;
-  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, quotas, signingKeys, reports, recordingRules, licensing };
+  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, quotas, signingKeys, reports, recordingRules, licensing, mailer: new Mailer(config.smtp) };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
   streamingApi.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !!route.rawBody }));
   app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !route.rawBody }));
