@@ -243,6 +243,8 @@ describe('reloading the certificate', () => {
       const second = await writePair(dir);
       child.kill('SIGHUP');
       await until('a new connection is served the second certificate', async () => (await servedCertificate(url, [first.cert, second.cert])).fingerprint256 === second.fingerprint);
+      // Log lines are written in batches (every 50 ms): the line may follow the new certificate by a moment.
+      await until('the reload is logged', async () => child.logs().some((l) => l.msg === 'reloaded the serving certificate'));
       expect(child.logs()).toContainEqual(expect.objectContaining({ msg: 'reloaded the serving certificate', reason: 'SIGHUP', fingerprint: second.fingerprint, previous: first.fingerprint }));
 
       // The connection opened before the reload still answers, on the same socket, with the first certificate.
