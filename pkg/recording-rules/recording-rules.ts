@@ -105,7 +105,8 @@ export class RecordingRules {
     if (this.running.has(key)) return;
     // The slot by its start (epoch ms), not its number: a changed interval compares with what was claimed before.
     const intervalMs = rule.spec.interval * 1000;
-    const slot = Math.floor(this.now() / intervalMs) * intervalMs;
+    const at = this.now();
+    const slot = Math.floor(at / intervalMs) * intervalMs;
     const claimed = Number(rule.metadata.annotations?.[CLAIMED_SLOT_ANNOTATION] ?? -1);
     if (Number.isFinite(claimed) && claimed >= slot) return;
     const ctx = this.systemContext(rule.metadata.namespace!);
@@ -119,16 +120,19 @@ export class RecordingRules {
       if (err instanceof StatusError && (err.code === 409 || err.code === 404)) return;
       throw err;
     }
-    const run = this.record(rule).finally(() => this.running.delete(key));
+    const run = this.record(rule, at).finally(() => this.running.delete(key));
     this.running.set(key, run);
   }
 
-  /** Evaluates `rule` now and writes its series; failures are logged (the next interval tries again). */
-  private async record(rule: RuleObject): Promise<void> {
+  /**
+   * Evaluates `rule` at `at`, the time its slot was claimed at (so every sample lies in the slot that was claimed), and
+   * writes its series; failures are logged (the next interval tries again).
+   */
+  private async record(rule: RuleObject, at: number): Promise<void> {
     const namespace = rule.metadata.namespace!;
     try {
       const ctx = this.systemContext(namespace);
-      const series = await evaluateRule(this.deps, ctx, rule.spec, this.now(), this.stopping.signal);
+      const series = await evaluateRule(this.deps, ctx, rule.spec, at, this.stopping.signal);
       const writer = await this.deps.registry.get(ctx, recordingRuleWriterKind, WRITER_NAME).catch((err: unknown) => {
         if (err instanceof StatusError && err.code === 404) throw new Error('no remote write target is configured');
         throw err;
