@@ -7,13 +7,16 @@
  */
 import supertest from 'supertest';
 import { licenseKind } from '../../apis';
+import { routeName } from '../../legacy-adapters';
+import { licensingArea } from '../../legacy-adapters/licensing';
+import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { silentLogger } from '../../pkg/log';
 import { composeServer } from '../../pkg/server/server';
 import { startTestApp, type TestApp } from '../support/app';
 import { inSeconds, licenseAuthority, signLicense } from '../support/license-tokens';
 import { type RecordingUpstream, startRecordingUpstream } from '../support/recording-upstream';
 import { storedText } from '../support/stored-text';
-import { as, createUser } from '../support/users';
+import { as, createUser, PASSWORD } from '../support/users';
 
 jest.setTimeout(120_000);
 
@@ -223,23 +226,34 @@ describe('enterprise edition with the license authority\'s key and a license ser
     expect(lines).toHaveLength(res.body.length + 2);
   });
 
-  it('only server admins hold the licensing actions: Viewers, Editors, org Admins and service accounts get 403, anonymous callers 401', async () => {
-    for (const [login, role] of [['lic-viewer', 'Viewer'], ['lic-editor', 'Editor'], ['lic-orgadmin', 'Admin']] as const) {
-      await createUser(t, login, { 1: role });
-      for (const [method, path] of ROUTES) {
-        const res = await (as(t, login) as unknown as Record<string, (p: string) => supertest.Test>)[method]!(path).send({});
-        expect([login, method, path, res.status, typeof res.body.message]).toEqual([login, method, path, 403, 'string']);
-      }
-    }
+  it('only server admins hold the licensing actions: Viewers, Editors, org Admins, another org\'s Admin and service accounts get 403, anonymous callers 401; a refusal changes nothing', async () => {
+    // Every route of the area has its row here (a new route fails this until it gets one).
+    expect(ROUTES.map(([m, p]) => `${m.toUpperCase()} ${p}`).sort()).toEqual(licensingArea.routes.map(routeName).sort());
+    const installed = (await t.as.get('/api/licensing/token').expect(200)).body;
+    // What each caller sends would change the license if it were let through.
+    const body = { token: signLicense(authority, claims({ lid: 'lic-intruder', jti: 'tok-intruder' })), instance };
+    const other = await t.users.createOrg(SYSTEM, 'Licensing elsewhere');
+    await createUser(t, 'lic-other', { [other.id]: 'Admin' });
+    for (const [login, role] of [['lic-viewer', 'Viewer'], ['lic-editor', 'Editor'], ['lic-orgadmin', 'Admin']] as const) await createUser(t, login, { 1: role });
     const sa = (await t.as.post('/api/serviceaccounts').send({ name: 'lic-robot', role: 'Admin' }).expect(201)).body;
     const key = (await t.as.post(`/api/serviceaccounts/${sa.id}/tokens`).send({ name: 'k' }).expect(200)).body.key as string;
-    for (const [method, path] of ROUTES) {
-      const res = await (t.anonymous as unknown as Record<string, (p: string) => supertest.Test>)[method]!(path).set('Authorization', `Bearer ${key}`).send({});
-      expect([method, path, res.status]).toEqual([method, path, 403]);
-      const anon = await (t.anonymous as unknown as Record<string, (p: string) => supertest.Test>)[method]!(path).send({});
-      expect([method, path, anon.status]).toEqual([method, path, 401]);
+    const callers: [string, (r: supertest.Test) => supertest.Test, number][] = [
+      ['viewer', (r) => r.auth('lic-viewer', PASSWORD), 403],
+      ['editor', (r) => r.auth('lic-editor', PASSWORD), 403],
+      ['org admin', (r) => r.auth('lic-orgadmin', PASSWORD), 403],
+      ['another org\'s admin', (r) => r.auth('lic-other', PASSWORD).set('X-Svc-Org-Id', String(other.id)), 403],
+      ['admin service account', (r) => r.set('Authorization', `Bearer ${key}`), 403],
+      ['anonymous', (r) => r, 401],
+    ];
+    const asked = server.requests.length;
+    for (const [who, auth, status] of callers) {
+      for (const [method, path] of ROUTES) {
+        const res = await auth((t.anonymous as unknown as Record<string, (p: string) => supertest.Test>)[method]!(path)).send(body);
+        expect([who, method, path, res.status, typeof res.body.message]).toEqual([who, method, path, status, 'string']);
+      }
     }
-    expect((await t.as.get('/api/licensing/token').expect(200)).body.lid).toBe('lic-1');
+    expect((await t.as.get('/api/licensing/token').expect(200)).body).toEqual(installed);
+    expect(server.requests).toHaveLength(asked);
   });
 
   it('a license that expires after it was installed is no longer valid (its claims are still shown) until renewed', async () => {
