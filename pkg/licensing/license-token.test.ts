@@ -43,6 +43,7 @@ describe('verifyLicenseToken', () => {
     expect(refusal(() => verifyWith('a.b.c'))).toMatch(/malformed: its header is not base64url-encoded JSON/);
     expect(refusal(() => verifyWith(signLicense(es, { ...claims(), lid: undefined })))).toMatch(/claim lid/);
     expect(refusal(() => verifyWith(signLicense(es, claims({ exp: 'tomorrow' }))))).toMatch(/claim exp/);
+    expect(refusal(() => verifyWith(signLicense(es, claims({ company: 'a\u0000b' }))))).toMatch(/claim company contains a NUL character/);
   });
 
   it('refuses a token not yet valid, expired, of an expired license, or for another instance', () => {

@@ -1,5 +1,6 @@
 import { type KeyObject, verify } from 'node:crypto';
 import { z } from 'zod';
+import { jsonProblem } from '../meta';
 
 /** The algorithms a license may be signed with: ECDSA P-256 or RSA PKCS#1 v1.5, both over SHA-256. */
 export const LICENSE_ALGORITHMS = ['ES256', 'RS256'] as const;
@@ -118,7 +119,11 @@ export function verifyLicenseToken(token: string, key: KeyObject, opts: { instan
     // A signature of the wrong size for the key: as invalid as a wrong one.
   }
   if (!ok) throw new LicenseTokenError('License token signature is invalid: it was not signed by the license authority this server trusts');
-  const parsed = licenseClaimsSchema.safeParse(decodeJson(body, 'payload'));
+  const payload = decodeJson(body, 'payload');
+  // What PostgreSQL cannot store (NUL, lone surrogates) is refused here, not by the database.
+  const problem = jsonProblem(payload, { maxDepth: 10 });
+  if (problem) throw new LicenseTokenError(`License token is malformed: claim ${problem.path || '(payload)'} ${problem.message}`);
+  const parsed = licenseClaimsSchema.safeParse(payload);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new LicenseTokenError(`License token is malformed: claim ${issue.path.join('.') || '(payload)'} ${issue.message}`);

@@ -101,6 +101,7 @@ describe('enterprise edition with the license authority\'s key and a license ser
       ['not valid yet', { token: signLicense(authority, claims({ nbf: inSeconds(3000) })) }, /not valid yet/],
       ['another instance', { token: signLicense(authority, claims({ sub: 'https://elsewhere.example.com/' })) }, /not for this instance/],
       ['no license id', { token: signLicense(authority, claims({ lid: undefined })) }, /claim lid/],
+      ['a claim PostgreSQL cannot store (NUL)', { token: signLicense(authority, claims({ company: 'Ex\u0000ample' })) }, /claim company contains a NUL character/],
       ['included_users a string', { token: signLicense(authority, claims({ included_users: 'many' })) }, /claim included_users/],
     ];
     for (const [label, body, message] of cases) {
