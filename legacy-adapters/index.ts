@@ -22,6 +22,7 @@ import { provisioningArea } from './provisioning';
 import { publicDashboardsArea } from './public-dashboards';
 import { queryHistoryArea } from './query-history';
 import { recordingRulesArea } from './recording-rules';
+import { samlArea } from './saml';
 import { searchArea } from './search';
 import { serviceAccountsArea } from './serviceaccounts';
 import { sessionsArea } from './sessions';
@@ -40,6 +41,7 @@ import type { LegacyArea } from './shared';
 export const legacyAreas: readonly LegacyArea[] = [
   usersArea,
   sessionsArea,
+  samlArea,
   orgsArea,
   orgInvitesArea,
   teamsArea,

@@ -1,7 +1,5 @@
 import type { Request, Response } from 'express';
-import { cookieOf } from '../../pkg/auth/authentication/cookies';
-import { normaliseIp } from '../../pkg/auth/authentication/login-throttle';
-import type { Config } from '../../pkg/config';
+import { homePath, loginPath, signIn, signOut } from '../../pkg/auth/authentication/login-session';
 import { StatusError } from '../../pkg/errors';
 import { type AdapterDeps, idParam } from '../shared';
 import { fromLoginBody, fromRevokeAuthTokenBody, toUserTokenDTO } from './sessions-conversions';
@@ -17,35 +15,19 @@ const INVALID_LOGIN = 'Invalid username or password';
 const userNotFound = () => new StatusError(404, 'NotFound', 'User not found');
 const tokenNotFound = () => new StatusError(404, 'NotFound', 'User auth token not found');
 
-/** The session cookie's attributes, and where a signed-in browser goes (the path of `server.root_url`). */
-function cookieOptions(config: Config) {
-  return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: config.server.protocol === 'https' };
-}
-const redirectUrl = (config: Config) => new URL(config.server.root_url).pathname;
-
-export async function login(req: Request, res: Response, { config, passwordCheck, sessions, lastSeen }: AdapterDeps): Promise<void> {
+export async function login(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  const { config, passwordCheck } = deps;
   const cmd = fromLoginBody(req.body);
   if (!cmd) throw new StatusError(400, 'BadRequest', 'bad login data');
   const user = cmd.user.trim() && cmd.password ? await passwordCheck(cmd.user.trim(), cmd.password, req.ip ?? '') : undefined;
   if (!user) throw new StatusError(401, 'Unauthorized', INVALID_LOGIN);
-  // `::ffff:192.0.2.1` (IPv4 on a dual-stack socket) is shown as the client's IPv4 address.
-  const { token } = await sessions.create(user.id, normaliseIp(req.ip ?? ''), req.get('user-agent'), { identity: `user:${user.uid}` });
-  try {
-    res.cookie(config.auth.login_cookie_name, token, { ...cookieOptions(config), maxAge: config.auth.login_maximum_lifetime_duration });
-  } catch (err) {
-    // A session no client holds would only clutter the user's list until it expires.
-    await sessions.end(token);
-    throw err;
-  }
-  await lastSeen.seen(user.uid);
-  res.json({ message: 'Logged in', redirectUrl: redirectUrl(config) });
+  await signIn(req, res, deps, user);
+  res.json({ message: 'Logged in', redirectUrl: homePath(config) });
 }
 
-export async function logout(req: Request, res: Response, { config, sessions }: AdapterDeps): Promise<void> {
-  const token = cookieOf(req, config.auth.login_cookie_name);
-  if (token) await sessions.end(token);
-  res.clearCookie(config.auth.login_cookie_name, cookieOptions(config));
-  res.redirect(302, `${redirectUrl(config).replace(/\/$/, '')}/login`);
+export async function logout(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+  await signOut(req, res, deps);
+  res.redirect(302, loginPath(deps.config));
 }
 
 async function existingUser({ users }: AdapterDeps, id: number): Promise<number> {

@@ -14,6 +14,7 @@ import type { PreferencesDirectory } from '../../pkg/preferences/preferences-dir
 import type { Registry } from '../../pkg/registry';
 import type { SecretsService } from '../../pkg/secrets';
 import type { Provisioner } from '../../pkg/provisioning';
+import type { SamlService } from '../../pkg/saml';
 import type { StoredSettings } from '../../pkg/settings';
 import type { StoredQuotas } from '../../pkg/quotas';
 import type { SigningKeys } from '../../pkg/signingkeys';
@@ -36,6 +37,8 @@ export interface AdapterDeps {
   secrets: SecretsService;
   /** The settings kept in the database over the configuration (the enterprise edition's `auth.saml`). */
   settings: StoredSettings;
+  /** The enterprise edition's SAML service provider, over the settings in force (configuration and `settings`). */
+  saml: SamlService;
   /** The quota limits set per organization and user over `[quota]` (PUT .../quotas/:target). */
   quotas: StoredQuotas;
   /** The keys the server signs with, shared by every replica (their public halves: GET /api/signing-keys/keys). */

@@ -222,6 +222,58 @@ const enterpriseSchema = z.object({
   license_server_url: url(['http:', 'https:']).describe("POST /api/licensing/token/renew asks this URL for a new token; '' turns renewal off"),
 });
 
+/** The anchor's SAML NameID formats (the `name_id_format` an AuthnRequest asks for). */
+const NAME_ID_FORMATS = [
+  'urn:oasis:names:tc:SAML:2.0:nameid-format:transient',
+  'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+  'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+  'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+] as const;
+
+/**
+ * The anchor's `[auth.saml]` settings (the enterprise edition's SAML service provider, pkg/saml), with its names and
+ * defaults. `PUT /api/admin/settings` may override any of them in the database: pkg/saml reads the two together on
+ * every request, so this schema also parses those stored strings.
+ */
+export const authSamlSchema = z.object({
+  enabled: bool(false).describe('the enterprise edition signs users in through a SAML identity provider'),
+  name: str('SAML').describe('what the login page calls it'),
+  entity_id: str('').describe("the service provider's entity id; '' is <root_url>api/saml/metadata"),
+  single_logout: bool(false).describe('signing out also signs out of the identity provider (SAML single logout)'),
+  allow_sign_up: bool(true).describe('a first SAML login creates the user; false: only existing users may sign in'),
+  auto_login: bool(false).describe('the login page goes to the identity provider at once'),
+  allow_idp_initiated: bool(false).describe('accept responses the identity provider sends unasked (no InResponseTo)'),
+  relay_state: str('').describe('the RelayState an identity-provider-initiated login must carry'),
+  certificate: str('').describe('the service provider certificate: PEM, or base64 of it'),
+  certificate_path: str('').describe('or a file holding it'),
+  private_key: str('').describe('the service provider private key: PEM, or base64 of it'),
+  private_key_path: str('').describe('or a file holding it'),
+  signature_algorithm: oneOf(['', 'rsa-sha1', 'rsa-sha256', 'rsa-sha512'], '').describe("AuthnRequests and LogoutRequests are signed with it; '' leaves them unsigned"),
+  idp_metadata: str('').describe("the identity provider's SAML metadata XML, or base64 of it"),
+  idp_metadata_path: str('').describe('or a file holding it'),
+  idp_metadata_url: url(['http:', 'https:']).describe('or a URL serving it'),
+  max_issue_delay: duration('90s', MAX_SESSION_DURATION_MS).describe('how long after the AuthnRequest (and the response issued) a response is accepted'),
+  metadata_valid_duration: duration('48h', MAX_SESSION_DURATION_MS).describe('the validUntil of the service provider metadata, from now'),
+  assertion_attribute_name: str('displayName').describe("the assertion attribute (name or friendly name) holding the user's name"),
+  assertion_attribute_login: str('mail').describe('... the login'),
+  assertion_attribute_email: str('mail').describe('... the email'),
+  assertion_attribute_groups: str('').describe('... the groups'),
+  assertion_attribute_role: str('').describe('... the roles, mapped by role_values_*'),
+  assertion_attribute_org: str('').describe('... the organizations, mapped by org_mapping'),
+  assertion_attribute_external_uid: str('userUID').describe('... the external uid'),
+  allowed_organizations: str('').describe('comma- or space-separated: a user must be in one of these organizations (assertion_attribute_org)'),
+  org_mapping: str('').describe('comma- or space-separated <org attribute value|*>:<org id>[:<role>]'),
+  role_values_none: str('').describe('comma- or space-separated role attribute values mapped to the None role'),
+  role_values_viewer: str('').describe('... to Viewer'),
+  role_values_editor: str('').describe('... to Editor'),
+  role_values_admin: str('').describe('... to Admin'),
+  role_values_svc_admin: str('').describe('... to Admin and server administrator'),
+  skip_org_role_sync: bool(false).describe("a login does not change an existing user's organization roles"),
+  name_id_format: oneOf(NAME_ID_FORMATS, NAME_ID_FORMATS[0]).describe('the NameID format an AuthnRequest asks for'),
+});
+
+export type AuthSamlConfig = z.infer<typeof authSamlSchema>;
+
 const logSchema = z.object({ level: oneOf(['debug', 'info', 'warn', 'error'], 'info') });
 
 const metricsSchema = z.object({
@@ -267,6 +319,7 @@ export const sectionSchemas = {
   quota: quotaSchema,
   auth: authSchema,
   'auth.anonymous': authAnonymousSchema,
+  'auth.saml': authSamlSchema,
   enterprise: enterpriseSchema,
   log: logSchema,
   metrics: metricsSchema,
@@ -280,7 +333,7 @@ export type SectionName = keyof typeof sectionSchemas;
 export const secretSettings: ReadonlySet<string> = new Set(['enterprise.license_public_key', 'security.admin_password', 'security.secret_key', 'security.previous_secret_keys', 'auth.initial_service_account_token', 'metrics.basic_auth_password', 'smtp.password']);
 
 /** Settings read as durations (`30d`) and held in milliseconds: `usage()` and `settingsView()` show them as written. */
-export const durationSettings: ReadonlySet<string> = new Set(['auth.login_maximum_lifetime_duration', 'auth.login_maximum_inactive_lifetime_duration']);
+export const durationSettings: ReadonlySet<string> = new Set(['auth.login_maximum_lifetime_duration', 'auth.login_maximum_inactive_lifetime_duration', 'auth.saml.max_issue_delay', 'auth.saml.metadata_valid_duration']);
 
 /**
  * Raw strings keyed by section then key → the typed configuration. Missing sections and keys take defaults;
@@ -306,6 +359,7 @@ export const configSchema = z
     quota: quotaSchema.prefault({}),
     auth: authSchema.prefault({}),
     'auth.anonymous': authAnonymousSchema.prefault({}),
+    'auth.saml': authSamlSchema.prefault({}),
     enterprise: enterpriseSchema.prefault({}),
     log: logSchema.prefault({}),
     metrics: metricsSchema.prefault({}),

@@ -1,3 +1,3 @@
-export { configSchema, DEFAULT_SECRET_KEY, envName, type Config, type SectionName } from './config-schema';
+export { type AuthSamlConfig, authSamlSchema, configSchema, DEFAULT_SECRET_KEY, envName, type Config, type SectionName } from './config-schema';
 export { ConfigError, defaultConfig, loadConfig, usage, type LoadConfigOptions } from './load-config';
-export { isSecretSetting, maskedSetting, REDACTED, REDACTED_URL_PASSWORD, settingsView } from './settings-view';
+export { isSecretSetting, maskedSetting, REDACTED, REDACTED_URL_PASSWORD, settingString, settingsView } from './settings-view';

@@ -46,7 +46,7 @@ export interface LoadConfigOptions {
  * The config file is `--config <file>`, else `$SVC_CONFIG_FILE`, else none; it is INI (Grafana's custom.ini
  * layout) or, when named `*.json`, `{ "<section>": { "<key>": value } }`. `--help`/`-h` are ignored here: the
  * caller prints `usage()`. In `feature_toggles`, `enable = a,b` turns the named toggles on (see applyEnableList).
- * Paths (`paths.*`, `server.cert_file`, `server.cert_key`) are resolved against `cwd`.
+ * Paths (`paths.*`, `server.cert_file`, `server.cert_key`, the `auth.saml` `*_path`) are resolved against `cwd`.
  *
  * @throws ConfigError on an unknown setting or flag, an unreadable named file, or a value that does not validate.
  * @example
@@ -78,6 +78,9 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   if (config.enterprise.license_public_key_path !== '') {
     const file = path.resolve(cwd, config.enterprise.license_public_key_path);
     config.enterprise = { ...config.enterprise, license_public_key_path: file, license_public_key: readPublicKeyFile(file, raw.get('enterprise.license_public_key_path')!.source) };
+  }
+  for (const key of ['certificate_path', 'private_key_path', 'idp_metadata_path'] as const) {
+    if (config['auth.saml'][key] !== '') config['auth.saml'][key] = path.resolve(cwd, config['auth.saml'][key]);
   }
   return config;
 }

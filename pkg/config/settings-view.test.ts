@@ -3,7 +3,7 @@ import { isSecretSetting, loadConfig, REDACTED, REDACTED_URL_PASSWORD, settingsV
 describe('settingsView', () => {
   it('lists every section as strings, secrets masked', () => {
     const view = settingsView(loadConfig({ cwd: '/srv', env: { SVC_SECURITY_ADMIN_PASSWORD: 'hunter2', SVC_FEATURE_TOGGLES_ENABLE: 'a,b' } }));
-    expect(Object.keys(view)).toEqual(['server', 'database', 'registry', 'security', 'paths', 'feature_toggles', 'dashboards', 'datasources', 'dataproxy', 'snapshots', 'users', 'quota', 'auth', 'auth.anonymous', 'enterprise', 'log', 'metrics', 'smtp']);
+    expect(Object.keys(view)).toEqual(['server', 'database', 'registry', 'security', 'paths', 'feature_toggles', 'dashboards', 'datasources', 'dataproxy', 'snapshots', 'users', 'quota', 'auth', 'auth.anonymous', 'auth.saml', 'enterprise', 'log', 'metrics', 'smtp']);
     expect(view.server!.http_port).toBe('3000');
     expect(view.server!.root_url).toBe('http://localhost:3000/');
     expect(view.paths!.data).toBe('/srv/data');
@@ -44,7 +44,7 @@ describe('settingsView', () => {
     for (const [section, key] of [['auth.saml', 'private_key'], ['auth.saml', 'certificate'], ['auth.generic_oauth', 'client_secret'], ['grafana_net', 'api_token'], ['smtp', 'password'], ['auth.saml', 'private-key']]) expect(isSecretSetting(section!, key!)).toBe(true);
     for (const [section, key] of [['auth.saml', 'idp_metadata_url'], ['server', 'cert_key'], ['auth', 'login_cookie_name'], ['security', 'admin_user']]) expect(isSecretSetting(section!, key!)).toBe(false);
     const view = settingsView(loadConfig({}), { 'auth.saml': { private_key: 'PEM', idp_metadata_url: 'https://u:p@idp/metadata', certificate: '' } });
-    expect(view['auth.saml']).toEqual({ private_key: REDACTED, idp_metadata_url: 'https://u:xxxxx@idp/metadata', certificate: '' });
+    expect(view['auth.saml']).toMatchObject({ private_key: REDACTED, idp_metadata_url: 'https://u:xxxxx@idp/metadata', certificate: '', enabled: 'false', max_issue_delay: '90s' });
   });
 });
 

@@ -28,6 +28,7 @@ import { WatchHub } from '../registry/watch';
 import { DataSourceInstances } from '../plugins/instances';
 import { openSecrets, type SecretsService } from '../secrets';
 import { Provisioner } from '../provisioning';
+import { SamlService } from '../saml';
 import { StoredSettings } from '../settings';
 import { identityQuotas, StoredQuotas } from '../quotas';
 import { SigningKeys } from '../signingkeys';
@@ -195,6 +196,8 @@ export function createApp(deps: AppDeps): {
   const userAgent = config.dataproxy.user_agent || `Svc/${deps.build.version}`;
   // Settings changed through PUT /api/admin/settings, in the database beside the data keys.
   const settings = new StoredSettings(registry.companion(internalKinds));
+  // SAML sign-in reads the settings in force (configuration, then those stored) at each request.
+  const saml = new SamlService({ config, settings, log });
   // Quota limits set per organization and user, beside the objects they limit (the registry's quota check reads them).
   const quotas = new StoredQuotas(registry.companion(internalKinds));
   // The keys the server signs with, in the database, their private halves encrypted with this server's secrets.
@@ -216,7 +219,7 @@ export function createApp(deps: AppDeps): {
     config.server.edition === 'enterprise'
       ? new RecordingRules({ registry: registry.companion(internalKinds), dataSources, orgIds: async () => (await users.listOrgs()).map((o) => o.id), log, userAgent, timeoutMs: config.dataproxy.timeout * 1000, rowLimit: config.dataproxy.row_limit })
       : undefined;
-  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, quotas, signingKeys, reports, recordingRules, licensing, mailer: new Mailer(config.smtp) };
+  const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, saml, quotas, signingKeys, reports, recordingRules, licensing, mailer: new Mailer(config.smtp) };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
   streamingApi.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !!route.rawBody }));
   app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !route.rawBody }));

@@ -26,8 +26,8 @@ describe('open-source edition', () => {
     for (const section of Object.values(res.body) as Record<string, unknown>[]) for (const value of Object.values(section)) expect(typeof value).toBe('string');
     const text = JSON.stringify(res.body);
     for (const secret of ['scrape-pw', 'db-pw', 'SW2YcwTIb9zpOOhoPsMm']) expect(text).not.toContain(secret);
-    // No stored section in this edition.
-    expect(res.body['auth.saml']).toBeUndefined();
+    // The configuration's auth.saml (no stored section in this edition).
+    expect(res.body['auth.saml']).toMatchObject({ enabled: 'false', private_key: '', allow_sign_up: 'true' });
   });
 
   it('refuses everyone but a server admin', async () => {
@@ -71,14 +71,15 @@ describe('enterprise edition', () => {
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ message: 'Settings updated' });
     const got = await t.as.get('/api/admin/settings');
-    expect(got.body['auth.saml']).toEqual({ enabled: 'true', private_key: MASK, idp_metadata_url: 'https://u:xxxxx@idp.example/metadata', name: 'SAML' });
+    expect(got.body['auth.saml']).toMatchObject({ enabled: 'true', private_key: MASK, idp_metadata_url: 'https://u:xxxxx@idp.example/metadata', name: 'SAML' });
     expect(JSON.stringify(got.body)).not.toContain('PRIVATE-PEM');
     // Another replica: a registry of its own over the same database.
     expect(await new StoredSettings(t.registry.companion(internalKinds)).all()).toEqual({ 'auth.saml': { enabled: 'true', private_key: 'PRIVATE-PEM', idp_metadata_url: 'https://u:idp-pw@idp.example/metadata', name: 'SAML' } });
 
     const removed = await t.as.put('/api/admin/settings').send({ removals: { 'auth.saml': ['name', 'private_key'] }, updates: { 'auth.saml': { enabled: 'false' } } });
     expect(removed.status).toBe(200);
-    expect((await t.as.get('/api/admin/settings')).body['auth.saml']).toEqual({ enabled: 'false', idp_metadata_url: 'https://u:xxxxx@idp.example/metadata' });
+    // Over the configuration's: what was removed shows the configuration's value again.
+    expect((await t.as.get('/api/admin/settings')).body['auth.saml']).toMatchObject({ enabled: 'false', idp_metadata_url: 'https://u:xxxxx@idp.example/metadata', private_key: '', name: 'SAML' });
   });
 
   it.each([

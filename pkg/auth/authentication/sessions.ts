@@ -7,6 +7,9 @@ import { IDENTITY_NAMESPACE, SYSTEM } from '../identity/identity-directory';
 import { generateSessionToken, hashToken } from '../identity/tokens';
 
 const USER_LABEL = 'svc.app/user-id';
+/** Finds the sessions an identity provider's single logout names: a digest of the module and NameID. */
+const EXTERNAL_LABEL = 'svc.app/external-session';
+const externalKey = (authModule: string, nameID: string) => hashToken(`${authModule}\n${nameID}`).slice(0, 40);
 /** A session secret as generateSessionToken writes it: anything else is refused before any lookup. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -25,6 +28,19 @@ export interface AuthTokenRecord {
   userAgent: string;
   createdAt: string;
   seenAt: string;
+  /** The identity provider's session a SAML login started this one from (single logout ends both). */
+  external?: ExternalSession;
+}
+
+/**
+ * The session of an external identity provider behind a login session (the anchor's user_external_session): what a
+ * SAML LogoutRequest names it by.
+ */
+export interface ExternalSession {
+  authModule: 'saml';
+  nameID: string;
+  nameIDFormat?: string;
+  sessionIndex?: string;
 }
 
 export interface SessionOptions {
@@ -46,6 +62,7 @@ function toRecord(obj: Resource): AuthTokenRecord {
     userAgent: s.userAgent,
     createdAt: s.createdAt,
     seenAt: s.seenAt,
+    ...(s.external ? { external: s.external as ExternalSession } : {}),
   };
 }
 
@@ -76,13 +93,39 @@ export class SessionStore {
     return { requester: by, namespace: IDENTITY_NAMESPACE, fieldManager: 'svc-sessions' };
   }
 
-  /** Starts a session for the user; `token` goes into the cookie and is not kept. */
-  async create(userId: number, clientIp: string, userAgent: string | undefined, by: Requester = SYSTEM): Promise<{ token: string; record: AuthTokenRecord }> {
+  /**
+   * Starts a session for the user; `token` goes into the cookie and is not kept. `external`: the identity provider's
+   * session it comes from (a SAML login), so that the provider's single logout can end it.
+   */
+  async create(userId: number, clientIp: string, userAgent: string | undefined, by: Requester = SYSTEM, external?: ExternalSession): Promise<{ token: string; record: AuthTokenRecord }> {
     const { token } = generateSessionToken();
     const at = new Date(this.now()).toISOString();
-    const spec: AuthTokenSpec = { userId, clientIp, userAgent: userAgent ?? '', createdAt: at, seenAt: at };
-    const obj = await this.registry.create(this.ctx(by), authTokenKind, { metadata: { name: sessionName(token), labels: { [USER_LABEL]: String(userId) } }, spec });
+    const spec: AuthTokenSpec = { userId, clientIp, userAgent: userAgent ?? '', createdAt: at, seenAt: at, ...(external ? { external } : {}) };
+    const labels: Record<string, string> = { [USER_LABEL]: String(userId), ...(external ? { [EXTERNAL_LABEL]: externalKey(external.authModule, external.nameID) } : {}) };
+    const obj = await this.registry.create(this.ctx(by), authTokenKind, { metadata: { name: sessionName(token), labels }, spec });
     return { token, record: toRecord(obj) };
+  }
+
+  /**
+   * Ends the sessions an identity provider's logout names: those of its NameID, only the one of `sessionIndex` when
+   * given. Returns how many ended.
+   */
+  async endExternal(authModule: ExternalSession['authModule'], nameID: string, sessionIndex?: string): Promise<number> {
+    const list = await this.registry.list(this.ctx(), authTokenKind, { labelSelector: `${EXTERNAL_LABEL}=${externalKey(authModule, nameID)}` });
+    let ended = 0;
+    for (const obj of list.items) {
+      const external = toRecord(obj).external;
+      if (external?.nameID !== nameID || (sessionIndex !== undefined && external.sessionIndex !== sessionIndex)) continue;
+      if (await this.remove(obj.metadata.name)) ended++;
+    }
+    return ended;
+  }
+
+  /** The session of a cookie value as stored, whether or not expired (logout reads its external session); else undefined. */
+  async peek(token: string): Promise<AuthTokenRecord | undefined> {
+    if (!TOKEN_SHAPE.test(token)) return undefined;
+    const obj = await this.getOrUndefined(sessionName(token));
+    return obj && toRecord(obj);
   }
 
   /** The live session of a cookie value, its `seenAt` refreshed when older than a minute; else undefined. */
