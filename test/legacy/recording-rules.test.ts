@@ -200,6 +200,16 @@ describe('enterprise edition', () => {
     expect(failing.body.message).toMatch(/^query failed: /);
     const nothing = await t.as.post(`${RULES}/test`).send(rule({ queries: [{ refId: 'A', datasource: { uid: 'td' }, scenarioId: 'no_data_points' }] }));
     expect([nothing.status, nothing.body]).toEqual([422, { message: 'the query returned no numeric value to record' }]);
+    // One series per numeric field, named by its labels (the rule's win; a name Prometheus refuses made one it takes).
+    const content = (csvContent: string) => rule({ labels: { room: 'kitchen' }, queries: [{ refId: 'A', datasource: { uid: 'td' }, scenarioId: 'csv_content', csvContent }] });
+    const labelled = await t.as.post(`${RULES}/test`).send(content('name,a{host="x" room="hall"},b{host.name="y"}\nfirst,1,2\nlast,3,4'));
+    expect(labelled.body.series.map((x: { labels: object; value: number }) => [x.labels, x.value])).toEqual([
+      [{ host: 'x', room: 'kitchen', __name__: 'svc_kitchen' }, 3],
+      [{ host_name: 'y', room: 'kitchen', __name__: 'svc_kitchen' }, 4],
+    ]);
+    const same = await t.as.post(`${RULES}/test`).send(content('a,b\n1,2'));
+    expect(same.status).toBe(422);
+    expect(same.body.message).toMatch(/^the query returned more than one value for the series /);
     // Testing stores nothing and writes nothing.
     expect(await stored(t)).toEqual([]);
     expect(up.requests).toEqual([]);
