@@ -181,8 +181,7 @@ export class Licensing {
       });
       text = await res.text();
     } catch (err) {
-      const cause = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
-      throw new StatusError(502, 'InternalError', `The license server could not be reached: ${cause}`);
+      throw new StatusError(502, 'InternalError', `The license server could not be reached: ${fetchFailure(err)}`);
     }
     if (!res.ok) throw new StatusError(502, 'InternalError', `The license server answered ${res.status} to the renewal`);
     const trimmed = text.trim();
@@ -197,4 +196,17 @@ export class Licensing {
     }
     return trimmed;
   }
+}
+
+/**
+ * Why a fetch failed, in a few words: the network error under fetch's own "fetch failed" (`connect ECONNREFUSED
+ * 127.0.0.1:9`, `getaddrinfo ENOTFOUND ...`), or the timeout. Read by shape: the error may come from another realm.
+ */
+function fetchFailure(err: unknown): string {
+  const e = err as { name?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } } | undefined;
+  if (e?.name === 'TimeoutError') return `no answer within ${RENEW_TIMEOUT_MS / 1000} s`;
+  const cause = e?.cause;
+  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
+  if (typeof cause?.code === 'string') return cause.code;
+  return typeof e?.message === 'string' ? e.message : String(err);
 }

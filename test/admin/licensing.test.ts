@@ -287,3 +287,23 @@ describe('enterprise edition with the license authority\'s key and a license ser
     expect([renew.status, renew.body.message]).toEqual([404, 'No license token is installed']);
   });
 });
+
+describe('enterprise edition whose license server does not answer', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // A port that was just listened on and closed again: connections to it are refused.
+    const gone = await startRecordingUpstream();
+    await gone.close();
+    t = await startTestApp(['--server.edition=enterprise', `--enterprise.license_public_key=${authority.publicPem}`, `--enterprise.license_server_url=${gone.url}/renew`]);
+  });
+  afterAll(() => t.close());
+
+  it('a renewal is a 502 saying the license server could not be reached; the installed license stays', async () => {
+    const installed = { lid: 'lic-9', sub: t.config.server.root_url, exp: inSeconds(3600) };
+    await t.as.post('/api/licensing/token').send({ token: signLicense(authority, installed) }).expect(200);
+    const res = await t.as.post('/api/licensing/token/renew').send({});
+    expect([res.status, res.body.message]).toEqual([502, expect.stringMatching(/^The license server could not be reached: .*ECONNREFUSED/)]);
+    expect((await t.as.get('/api/licensing/token').expect(200)).body).toEqual(installed);
+    expect((await t.as.get('/api/licensing/check').expect(200)).body).toBe(true);
+  });
+});
