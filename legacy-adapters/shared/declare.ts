@@ -2,7 +2,6 @@ import type { Request, Response } from 'express';
 import type { Config } from '../../pkg/config';
 import type { Namespaces } from '../../pkg/registry';
 import type { KindRegistration } from '../../pkg/meta';
-import type { ResourceKey } from '../../storage';
 import type { AdapterDeps } from './deps';
 import type { LegacyErrors } from './errors';
 import type { Guard } from './guards';
@@ -67,10 +66,10 @@ export function servedRoutes(areas: readonly LegacyArea[], config: Config): Lega
   return areas.flatMap((a) => a.routes).filter((r) => r.servedIn?.(config) ?? true);
 }
 
-/** A path the read scope reads ahead for, and the key it reads (see `LegacyRoute.reads`). */
+/** A path the read scope reads ahead for, and the key of the object it reads (see `LegacyRoute.reads`). */
 export interface ReadAheadRoute {
   path: string;
-  keyOf(params: Record<string, string>, header: (name: string) => string | undefined): ResourceKey | undefined;
+  keyOf(params: Record<string, string>, header: (name: string) => string | undefined): { group: string; resource: string; namespace: string; name: string } | undefined;
 }
 
 /**
