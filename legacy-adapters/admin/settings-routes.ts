@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { settingsView } from '../../pkg/config';
+import { authSamlSchema, isSecretSetting, REDACTED, settingsView } from '../../pkg/config';
 import { StatusError } from '../../pkg/errors';
 import type { AdapterDeps } from '../shared';
 
@@ -36,6 +36,19 @@ export async function updateSettings(req: Request, res: Response, deps: AdapterD
   if (changes === 0) throw StatusError.badRequest('At least one of updates or removals is required');
   const other = sections.find((s) => s !== CHANGEABLE_SECTION);
   if (other !== undefined) throw StatusError.badRequest(`Only the ${CHANGEABLE_SECTION} section can be updated: ${JSON.stringify(other).slice(0, 80)} cannot`);
+  const bad = Object.entries(updates[CHANGEABLE_SECTION] ?? {}).find(([key, value]) => !validSetting(key, value));
+  if (bad) throw StatusError.badRequest(`Invalid value for ${CHANGEABLE_SECTION}.${bad[0]}`);
   await deps.settings.change(updates, removals);
   res.json({ message: 'Settings updated' });
+}
+
+/**
+ * Whether `value` may be stored for `auth.saml.<key>`: a known setting must parse as the configuration file's would
+ * (each alone, so concurrent changes cannot combine into a bad section), and a secret must not be the mask GET
+ * answers (storing it back would replace the key with nine asterisks). Unknown settings are kept, and unused.
+ */
+function validSetting(key: string, value: string): boolean {
+  if (isSecretSetting(CHANGEABLE_SECTION, key) && value === REDACTED) return false;
+  const field = (authSamlSchema.shape as Record<string, z.ZodType>)[key];
+  return !field || field.safeParse(value).success;
 }

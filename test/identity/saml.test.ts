@@ -212,6 +212,23 @@ describe('POST /api/saml/acs', () => {
   });
 });
 
+describe('PUT /api/admin/settings checks auth.saml values', () => {
+  it.each([
+    ['enabled', 'maybe'],
+    ['max_issue_delay', 'soon'],
+    ['signature_algorithm', 'rsa-md5'],
+    ['idp_metadata_url', 'ftp://idp.example/metadata'],
+    // The mask GET answers, sent back: it would replace the key.
+    ['private_key', '*********'],
+  ])('refuses %s = %j (400), storing nothing; SAML keeps working', async (key, value) => {
+    const before = (await t.as.get('/api/admin/settings')).body['auth.saml'];
+    const res = await t.as.put('/api/admin/settings').send({ updates: { 'auth.saml': { [key]: value } } });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { message: `Invalid value for auth.saml.${key}` } });
+    expect((await t.as.get('/api/admin/settings')).body['auth.saml']).toEqual(before);
+    expect((await t.anonymous.get('/api/saml/metadata')).status).toBe(200);
+  });
+});
+
 describe('logout', () => {
   it('GET /api/logout/saml ends the session and goes to the IdP with a LogoutRequest for its NameID and SessionIndex', async () => {
     const cookie = await signIn('lou', {}, '_session-lou');
