@@ -4,7 +4,7 @@ import { StatusError } from '../../pkg/errors';
 import type { Resource } from '../../pkg/meta';
 import { type MailAttachment, MailError, SMTP_NOT_CONFIGURED } from '../../pkg/mail';
 import type { RequestContext } from '../../pkg/registry';
-import { reportEmail, renderReportPdf } from '../../pkg/reports';
+import { type ReportDelivery, reportEmail, renderReportPdf } from '../../pkg/reports';
 import { type AdapterDeps, findByInternalId, queryString, requestContext } from '../shared';
 import { DEFAULT_BRANDING, toReportEmailCommand, toReportSpec } from './reports-conversions';
 import { csvAttachments, rangeOf, renderDashboard } from './reports-render';
@@ -135,4 +135,22 @@ export async function renderReportPdfs(req: Request, res: Response, deps: Adapte
   if (!names.length) throw StatusError.badRequest('dashboardID is required');
   if (names.length > MAX_DASHBOARDS) throw StatusError.badRequest(`at most ${MAX_DASHBOARDS} dashboards`);
   await answerPdf(req, res, deps, names);
+}
+
+/**
+ * The scheduler's delivery (pkg/reports ReportScheduler): renders a stored report as its organization (no caller:
+ * every dashboard and data source of the organization is readable, as the anchor's scheduler renders as the report)
+ * and emails it to its recipients; throws, for the scheduler to log, when SMTP is off, a dashboard is gone or the
+ * mail server refuses it.
+ */
+export function deliverScheduled(deps: AdapterDeps): ReportDelivery {
+  return async (orgId, report) => {
+    if (!deps.mailer.enabled) throw new Error(SMTP_NOT_CONFIGURED);
+    const ctx: RequestContext = { requester: { identity: 'service:report-scheduler' }, namespace: deps.registry.namespaces.of(orgId), fieldManager: 'report-scheduler' };
+    const dashboards = [];
+    for (const d of report.spec.dashboards) dashboards.push(await deps.registry.get(ctx, dashboardKind, d.uid));
+    const { attachments, links } = await reportAttachments(deps, ctx, report.spec, dashboards);
+    const branding = (await deps.reports.settings(orgId))?.spec.branding ?? DEFAULT_BRANDING;
+    await deps.mailer.send(reportEmail(report.spec, report.spec.recipients, links, branding, attachments));
+  };
 }

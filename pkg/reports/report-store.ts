@@ -1,6 +1,8 @@
 import { REPORT_SETTINGS_NAME, REPORT_USER_LABEL, reportKind, type ReportSettingsSpec, reportSettingsKind, type ReportSpec } from '../../apis';
 import { Labels, type Resource } from '../meta';
+import { StatusError } from '../errors';
 import type { Registry, RequestContext, Requester } from '../registry';
+import { nextRun } from './report-schedule';
 
 export type StoredReport = Resource<ReportSpec>;
 export type StoredReportSettings = Resource<ReportSettingsSpec>;
@@ -9,6 +11,24 @@ export type StoredReportSettings = Resource<ReportSettingsSpec>;
 export interface ReportWriter extends Requester {
   userId: number;
 }
+
+/**
+ * The label of a report's next due time, epoch seconds (absent: not due again): the scheduler finds due reports of
+ * every organization by it, and moves it on when it claims a send.
+ */
+export const NEXT_RUN_LABEL = 'reporting.svc.app/next-run';
+/** The annotation of when the scheduler last sent a report. */
+export const LAST_SENT_ANNOTATION = 'reporting.svc.app/last-sent';
+
+/** The labels of a report with its next run from `from` on (none when it is not due again). */
+function withNextRun(labels: Record<string, string> | undefined, spec: ReportSpec, from: number, savedAt: number): Record<string, string> {
+  const { [NEXT_RUN_LABEL]: _old, ...rest } = labels ?? {};
+  const next = nextRun(spec.schedule, spec.state, from, savedAt);
+  return next === undefined ? rest : { ...rest, [NEXT_RUN_LABEL]: String(Math.ceil(next / 1000)) };
+}
+
+/** Thrown inside a claim's read-modify-write when another replica claimed the send first. */
+class ClaimedElsewhere extends Error {}
 
 /** A report's numeric id: its name (the kind is named by its id). */
 export const reportIdOf = (report: StoredReport): number => Number(report.metadata.labels?.[Labels.deprecatedInternalID] ?? report.metadata.name);
@@ -65,7 +85,7 @@ export class ReportStore {
     return this.registry.create(this.ctx(orgId, writer), reportKind, {
       apiVersion: `${reportKind.group}/${reportKind.version}`,
       kind: reportKind.kind,
-      metadata: { labels: { [REPORT_USER_LABEL]: String(writer.userId) } },
+      metadata: { labels: withNextRun({ [REPORT_USER_LABEL]: String(writer.userId) }, spec, Date.now(), Date.now()) },
       spec,
     });
   }
@@ -74,7 +94,8 @@ export class ReportStore {
   async update(orgId: number, writer: Requester, id: number, spec: ReportSpec): Promise<StoredReport | undefined> {
     await this.init();
     try {
-      return await this.registry.patch(this.ctx(orgId, writer), reportKind, String(id), (current) => ({ ...current, spec }));
+      const now = Date.now();
+      return await this.registry.patch(this.ctx(orgId, writer), reportKind, String(id), (current) => ({ ...current, metadata: { ...current.metadata, labels: withNextRun(current.metadata.labels, spec, now, now) }, spec }));
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -89,6 +110,36 @@ export class ReportStore {
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  /** The reports of every organization due at `now` (their next run passed), at most `limit`. */
+  async due(now: number, limit = 100): Promise<StoredReport[]> {
+    await this.init();
+    return (await this.registry.findLabelBelow(reportKind, NEXT_RUN_LABEL, Math.floor(now / 1000) + 1, limit)) as StoredReport[];
+  }
+
+  /**
+   * Claims the due send of `report` for this process: in one locked read-modify-write, a report still due has its
+   * next run moved past `now` (missed runs are not made up) and is answered; one another replica claimed first (its
+   * next run moved), or deleted, is undefined. Of replicas claiming at once exactly one gets it.
+   */
+  async claim(report: StoredReport, now: number): Promise<StoredReport | undefined> {
+    await this.init();
+    const ctx: RequestContext = { requester: { identity: 'service:report-scheduler' }, namespace: report.metadata.namespace!, fieldManager: 'report-scheduler' };
+    try {
+      return await this.registry.patch(ctx, reportKind, report.metadata.name, (current) => {
+        const due = Number(current.metadata.labels?.[NEXT_RUN_LABEL]);
+        if (current.metadata.uid !== report.metadata.uid || !(due * 1000 <= now)) throw new ClaimedElsewhere();
+        const savedAt = Date.parse(current.metadata.creationTimestamp ?? '') || now;
+        return {
+          ...current,
+          metadata: { ...current.metadata, labels: withNextRun(current.metadata.labels, current.spec, Math.floor(now / 1000) * 1000 + 1000, savedAt), annotations: { ...current.metadata.annotations, [LAST_SENT_ANNOTATION]: new Date(now).toISOString() } },
+        };
+      });
+    } catch (err) {
+      if (err instanceof ClaimedElsewhere || (err instanceof StatusError && err.code === 404)) return undefined;
       throw err;
     }
   }

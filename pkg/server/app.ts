@@ -21,6 +21,7 @@ import { ServiceAccounts } from '../auth/identity/service-accounts';
 import { RoleDirectory } from '../auth/authorization/role-directory';
 import { teamPermissions } from '../auth/authorization/team-permissions';
 import { isPublicApiRoute, legacyAreas, legacyRouter, readAheadRoutes } from '../../legacy-adapters';
+import { deliverScheduled } from '../../legacy-adapters/reports/reports-send';
 import { StatusError } from '../errors';
 import type { Logger } from '../log';
 import { type OrgDirectory, Registry, storedOrgs } from '../registry';
@@ -32,7 +33,7 @@ import { SamlService } from '../saml';
 import { StoredSettings } from '../settings';
 import { identityQuotas, StoredQuotas } from '../quotas';
 import { SigningKeys } from '../signingkeys';
-import { ReportStore } from '../reports';
+import { ReportScheduler, ReportStore } from '../reports';
 import { RecordingRules } from '../recording-rules';
 import { Licensing } from '../licensing';
 import { Mailer } from '../mail';
@@ -81,6 +82,8 @@ export function createApp(deps: AppDeps): {
   provisioning: Provisioner;
   /** The enterprise edition's recording rules (undefined in the others); not started: startServer runs them. */
   recordingRules?: RecordingRules;
+  /** The enterprise edition's scheduled reports (undefined in the others); not started: startServer runs it. */
+  reportScheduler?: ReportScheduler;
 } {
   let draining = false;
   const cloud = deps.config.server.edition === 'cloud';
@@ -227,5 +230,7 @@ export function createApp(deps: AppDeps): {
     throw new StatusError(404, 'NotFound', 'Not found');
   });
   app.use(errorHandler(deps.log));
-  return { app, setDraining: () => (draining = true), watchHub, users, identityReady, provisioning, dataSources, recordingRules };
+  // Scheduled reports, each due send claimed by one replica (pkg/reports).
+  const reportScheduler = config.server.edition === 'enterprise' ? new ReportScheduler(reports, deliverScheduled(adapterDeps), (ns) => registry.namespaces.orgIdOf(ns), log) : undefined;
+  return { app, setDraining: () => (draining = true), watchHub, users, identityReady, provisioning, dataSources, recordingRules, reportScheduler };
 }

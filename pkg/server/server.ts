@@ -18,6 +18,9 @@ import { enabledAlphaFromToggles, servedKinds } from './discovery';
 import { warnDefaultAdminPassword } from './startup-warnings';
 import { prepareTls } from './tls';
 
+/** How often a replica looks for due scheduled reports: a minute (the finest schedule is hourly). */
+const REPORT_SCHEDULE_INTERVAL_SECONDS = 60;
+
 export interface RunningServer {
   /** `http://` or, with `server.protocol = https`, `https://` and the host and port it listens on. */
   url: string;
@@ -90,7 +93,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
   const tls = config.server.protocol === 'https' ? await prepareTls(config, log) : undefined;
   const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
   const build = readBuildInfo();
-  const { registry, compactor, snapshotSweeper, app, setDraining, watchHub, identityReady, users, provisioning, dataSources, recordingRules } = await composeServer(config, log, storage, build, opts.env);
+  const { registry, compactor, snapshotSweeper, app, setDraining, watchHub, identityReady, users, provisioning, dataSources, recordingRules, reportScheduler } = await composeServer(config, log, storage, build, opts.env);
   compactor.start(config.registry.compaction_interval_seconds);
   if (config.snapshots.remove_expired) snapshotSweeper.start(config.snapshots.sweep_interval_seconds);
   // Org 1 and the configured admin exist before the first request is served (replicas racing here is fine).
@@ -127,6 +130,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
   if (!tls) process.on('SIGHUP', onHangup);
   const stopTlsWatch = tls?.watch(server as https.Server);
   recordingRules?.start();
+  reportScheduler?.start(REPORT_SCHEDULE_INTERVAL_SECONDS);
   const { port } = server.address() as AddressInfo;
   const addr = config.server.http_addr;
   const host = addr && addr !== '0.0.0.0' && addr !== '::' ? addr : 'localhost';
@@ -144,6 +148,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
       compactor.stop();
       snapshotSweeper.stop();
       await recordingRules?.stop();
+      reportScheduler?.stop();
       stopTlsWatch?.();
       process.off('SIGHUP', onHangup);
       // Watches end cleanly first; their keep-alive sockets then turn idle and are closed as they do.
