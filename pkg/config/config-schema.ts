@@ -330,7 +330,7 @@ export type SectionName = keyof typeof sectionSchemas;
 
 /** Settings whose values `settingsView()` masks. `database.url` is masked only in its password part. */
 // The license public key is no secret, but a private key pasted there by mistake must not reach a log.
-export const secretSettings: ReadonlySet<string> = new Set(['enterprise.license_public_key', 'security.admin_password', 'security.secret_key', 'security.previous_secret_keys', 'auth.initial_service_account_token', 'metrics.basic_auth_password', 'smtp.password']);
+export const secretSettings: ReadonlySet<string> = new Set(['enterprise.license_public_key', 'security.admin_password', 'security.secret_key', 'security.previous_secret_keys', 'auth.initial_service_account_token', 'metrics.basic_auth_password', 'smtp.password', 'auth.saml.private_key']);
 
 /** Settings read as durations (`30d`) and held in milliseconds: `usage()` and `settingsView()` show them as written. */
 export const durationSettings: ReadonlySet<string> = new Set(['auth.login_maximum_lifetime_duration', 'auth.login_maximum_inactive_lifetime_duration', 'auth.saml.max_issue_delay', 'auth.saml.metadata_valid_duration']);
