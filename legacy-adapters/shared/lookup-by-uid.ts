@@ -1,9 +1,7 @@
 import { teamKind, userKind } from '../../apis';
-import type { TeamSpec } from '../../apis/iam.svc.app/v0alpha1/team';
-import type { UserSpec } from '../../apis/iam.svc.app/v0alpha1/user';
 import type { Grantee } from '../../pkg/auth/authorization/permissions';
 import { IDENTITY_NAMESPACE, type IdentityDirectory, SYSTEM } from '../../pkg/auth/identity/identity-directory';
-import { Labels, type Resource } from '../../pkg/meta';
+import { Labels } from '../../pkg/meta';
 
 /** What a legacy record shows of a user it names by uid. */
 export interface NamedUser {
@@ -27,7 +25,7 @@ export async function usersByUid(users: IdentityDirectory, uids: Iterable<string
   const { items } = await users.registry.page(ctx, userKind, { where: { uid: wanted } });
   return new Map(
     items.map((obj) => {
-      const { uid, login, email } = (obj as Resource<UserSpec>).spec;
+      const { uid, login, email } = obj.spec;
       return [uid, { id: Number(obj.metadata.name), uid, login, email }];
     }),
   );
@@ -52,7 +50,7 @@ export async function teamsByUid(users: IdentityDirectory, orgId: number, uids: 
   const { items } = await users.registry.page(users.inOrg(SYSTEM, orgId), teamKind, { names: wanted });
   return new Map(
     items.map((obj) => {
-      const { name, email } = (obj as Resource<TeamSpec>).spec;
+      const { name, email } = obj.spec;
       const id = Number(obj.metadata.labels?.[Labels.deprecatedInternalID]);
       return [obj.metadata.name, { id, uid: obj.metadata.name, name, email }];
     }),

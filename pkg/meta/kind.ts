@@ -424,6 +424,17 @@ export function anyKind<Spec>(kind: KindRegistration<Spec>): KindRegistration {
 }
 
 /**
+ * An object of `kind` as storage holds it, read without the registry (a stored secret such as a password hash, a
+ * read inside a write's transaction), as the kind's own type: what the registry stored was checked against the
+ * kind's schema, so the cast is made here, once.
+ *
+ * @example const user = storedAs(userKind, stored.value); user.spec.passwordHash // string | undefined
+ */
+export function storedAs<Spec>(_kind: KindRegistration<Spec>, value: JsonObject): Resource<SpecOf<Spec>> {
+  return value as unknown as Resource<SpecOf<Spec>>;
+}
+
+/**
  * The anchor's defaults for a new folder or dashboard: its creator is Admin; at the root Editors also get Edit and
  * Viewers View (in a folder they inherit the folder's).
  */

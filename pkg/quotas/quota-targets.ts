@@ -1,6 +1,6 @@
 import { authTokenKind, correlationKind, dashboardKind, dataSourceKind, orgKind, orgMemberKind, serviceAccountTokenKind, userKind } from '../../apis';
 import type { Config } from '../config';
-import { type ServiceAccountTokenSpec, TOKEN_LABELS, TOKENS_NAMESPACE } from '../../apis/iam.svc.app/v0alpha1/serviceaccounttoken';
+import { TOKEN_LABELS, TOKENS_NAMESPACE } from '../../apis/iam.svc.app/v0alpha1/serviceaccounttoken';
 import { anyKind, type KindRegistration } from '../meta';
 import type { Namespaces, QuotaLimit } from '../registry';
 import { storedOrgLimit, storedUserLimit } from './stored-quotas';
@@ -34,7 +34,7 @@ export const QUOTA_TARGETS: readonly QuotaTarget[] = [
   { target: 'org', scope: 'user', limit: (q) => q.user_org },
 ];
 
-const key = (kind: KindRegistration) => `${kind.plural}.${kind.group}`;
+const key = <S>(kind: KindRegistration<S>) => `${kind.plural}.${kind.group}`;
 const active = (config: Config, limit: number) => (config.quota.enabled ? limit : undefined);
 /** An organization's stored limit of `target` (PUT /api/orgs/:orgId/quotas/:target), over the setting: when enabled. */
 const stored = (config: Config, target: string) => (config.quota.enabled ? storedOrgLimit(target) : undefined);
@@ -46,9 +46,9 @@ const stored = (config: Config, target: string) => (config.quota.enabled ? store
 export function objectQuotas(config: Config): Record<string, QuotaLimit> {
   const q = config.quota;
   return {
-    [key(anyKind(dashboardKind))]: { perNamespace: active(config, q.org_dashboard), stored: stored(config, 'dashboard'), global: active(config, q.global_dashboard) },
-    [key(anyKind(dataSourceKind))]: { perNamespace: active(config, q.org_data_source), stored: stored(config, 'data_source') },
-    [key(anyKind(correlationKind))]: { global: active(config, q.global_correlations) },
+    [key(dashboardKind)]: { perNamespace: active(config, q.org_dashboard), stored: stored(config, 'dashboard'), global: active(config, q.global_dashboard) },
+    [key(dataSourceKind)]: { perNamespace: active(config, q.org_data_source), stored: stored(config, 'data_source') },
+    [key(correlationKind)]: { global: active(config, q.global_correlations) },
   };
 }
 
@@ -63,9 +63,9 @@ export function identityQuotas(config: Config, namespaces: Namespaces): Record<s
   const q = config.quota;
   if (!q.enabled) return {};
   return {
-    [key(anyKind(userKind))]: { global: q.global_user },
-    [key(anyKind(orgKind))]: { global: q.global_org },
-    [key(anyKind(orgMemberKind))]: {
+    [key(userKind)]: { global: q.global_user },
+    [key(orgKind)]: { global: q.global_org },
+    [key(orgMemberKind)]: {
       perNamespace: q.org_user,
       stored: storedOrgLimit('user'),
       groups: async (tx, member) => {
@@ -73,15 +73,15 @@ export function identityQuotas(config: Config, namespaces: Namespaces): Record<s
         return [{ match: { namespace: '', everyNamespace: true, names: [member.metadata.name] }, limit: (await storedUserLimit('org')(tx, userId)) ?? q.user_org }];
       },
     },
-    [key(anyKind(serviceAccountTokenKind))]: {
+    [key(serviceAccountTokenKind)]: {
       global: q.global_api_key,
       groups: async (tx, token) => {
-        const orgId = (token.spec as ServiceAccountTokenSpec).orgId;
+        const orgId = Number(token.spec.orgId);
         const { namespace, labels } = tokensOf(orgId);
         const match = { namespace, labels: Object.entries(labels).map(([k, v]) => ({ key: k, operator: 'Equals' as const, values: [v] })) };
         return [{ match, limit: (await storedOrgLimit('api_key')(tx, namespaces.of(orgId))) ?? q.org_api_key }];
       },
     },
-    [key(anyKind(authTokenKind))]: { global: q.global_session },
+    [key(authTokenKind)]: { global: q.global_session },
   };
 }

@@ -1,7 +1,6 @@
 import { quotaKind } from '../../apis';
-import type { QuotaSpec } from '../../apis/settings.svc.app/v0alpha1/quota';
 import type { StorageTx } from '../../storage';
-import { anyKind } from '../meta';
+import { storedAs } from '../meta';
 import type { Registry, RequestContext } from '../registry';
 import { SETTINGS_NAMESPACE } from '../settings';
 import type { QuotaScope } from './quota-targets';
@@ -15,7 +14,7 @@ const OWNER_LABEL = 'svc.app/quota-of';
 /** The limit a stored Quota object holds, as a transaction sees it. */
 async function readLimit(tx: StorageTx, namespace: string, name: string): Promise<number | undefined> {
   const stored = await tx.get({ group: quotaKind.group, resource: quotaKind.plural, namespace, name });
-  return (stored?.value.spec as QuotaSpec | undefined)?.limit;
+  return stored && storedAs(quotaKind, stored.value).spec.limit;
 }
 
 /**
@@ -71,7 +70,7 @@ export class StoredQuotas {
   async set(scope: QuotaScope, id: number, orgNamespace: string | undefined, target: string, limit: number): Promise<void> {
     await this.init();
     const name = objectName(scope, id, target);
-    await this.registry.upsert(this.ctx(this.namespace(scope, orgNamespace)), anyKind(quotaKind), name, () => ({
+    await this.registry.upsert(this.ctx(this.namespace(scope, orgNamespace)), quotaKind, name, () => ({
       apiVersion: `${quotaKind.group}/${quotaKind.version}`,
       kind: quotaKind.kind,
       metadata: { name, labels: { [OWNER_LABEL]: `${scope}-${id}` } },
@@ -82,10 +81,9 @@ export class StoredQuotas {
   /** The limits set for this organization or user, by target. */
   async limits(scope: QuotaScope, id: number, orgNamespace?: string): Promise<Record<string, number>> {
     await this.init();
-    const { items } = await this.registry.list(this.ctx(this.namespace(scope, orgNamespace)), anyKind(quotaKind), { labelSelector: `${OWNER_LABEL}=${scope}-${id}` });
+    const { items } = await this.registry.list(this.ctx(this.namespace(scope, orgNamespace)), quotaKind, { labelSelector: `${OWNER_LABEL}=${scope}-${id}` });
     const out: Record<string, number> = {};
-    for (const item of items) {
-      const spec = item.spec as QuotaSpec;
+    for (const { spec } of items) {
       if (spec.scope === scope && spec.id === id) out[spec.target] = spec.limit;
     }
     return out;

@@ -1,4 +1,4 @@
-import type { KindField, KindRegistration, Resource } from '../meta';
+import type { JsonObject, KindField, KindRegistration, Resource } from '../meta';
 import type { LabelFilter, PageQuery, Storage, StoredObject } from '../../storage';
 import type { RequestContext } from './context';
 import { KindAccess } from './access';
@@ -44,8 +44,8 @@ export interface PageRequest {
   visibleTo?: { action: string; every: string; scope: (obj: Resource) => string };
 }
 
-export interface PageResult {
-  items: Resource[];
+export interface PageResult<Spec = JsonObject> {
+  items: Resource<Spec>[];
   /** Every visible match, across pages. */
   totalCount: number;
 }

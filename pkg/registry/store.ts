@@ -412,8 +412,9 @@ export class Registry {
    *
    * @example await registry.page(ctx, teamKind, { query: { text: 'ops', fields: ['name'] }, orderBy: ['name', 'id'], offset: 0, limit: 50 })
    */
-  page(ctx: RequestContext, kind: KindRegistration, req: PageRequest): Promise<PageResult> {
-    return this.call(kind, '', () => pageVisible(this.storage, ctx, kind, req, (s) => this.output(kind, s)));
+  async page<S>(ctx: RequestContext, kind: KindRegistration<S>, req: PageRequest): Promise<PageResult<SpecOf<S>>> {
+    const { items, totalCount } = await this.call(kind, '', () => pageVisible(this.storage, ctx, kind, req, (s) => this.output(kind, s)));
+    return { items: items.map(typed<S>), totalCount };
   }
 
   /**
@@ -967,7 +968,9 @@ export class Registry {
    *
    * @example await identityRegistry.putWithin(tx, ctx, resourcePermissionKind, name, spec);
    */
-  async putWithin(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, name: string, spec: JsonObject): Promise<Resource> {
+  async putWithin<S>(tx: StorageTx, ctx: RequestContext, kind: KindRegistration<S>, name: string, typedSpec: SpecOf<S>): Promise<Resource<SpecOf<S>>> {
+    // Checked against the kind's schema below, as any write's spec: JSON to the registry.
+    const spec = typedSpec as unknown as JsonObject;
     const key = this.key(ctx, kind, name);
     const create = () => this.insert(tx, ctx, kind, this.newObject(ctx, kind, name, { metadata: { name }, spec }), {});
     // The companion of a new object is new too, nearly always: it is written at once, and read only when the name
@@ -975,13 +978,13 @@ export class Registry {
     // not (a quota, exclusive flags).
     if (!this.quotas[`${kind.plural}.${kind.group}`] && !kind.exclusive?.length) {
       try {
-        return await create();
+        return typed<S>(await create());
       } catch (err) {
         if (!(err instanceof StorageError && err.code === 'KeyExists' && err.key?.name === name)) throw err;
       }
     }
     const stored = await tx.get(key);
-    return stored ? this.rewrite(tx, ctx, kind, stored, spec) : create();
+    return typed<S>(stored ? await this.rewrite(tx, ctx, kind, stored, spec) : await create());
   }
 
   /** Replaces a stored object's spec in the caller's transaction, its metadata kept, with no access check. */

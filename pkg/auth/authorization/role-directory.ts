@@ -2,7 +2,7 @@ import { roleBindingKind, roleKind } from '../../../apis';
 import type { RoleSpec } from '../../../apis/iam.svc.app/v0alpha1/role';
 import { ROLE_BINDING_LABELS, type RoleBindingSpec, type RoleSubjectKind, roleKeyOf, roleSubjectId } from '../../../apis/iam.svc.app/v0alpha1/rolebinding';
 import { notFoundAsUndefined, StatusError } from '../../errors';
-import { Annotations, anyKind, type KindRegistration, labelKey, randomUid, type Resource } from '../../meta';
+import { Annotations, type KindRegistration, labelKey, randomUid, type Resource, type SpecOf } from '../../meta';
 import type { Requester, RequestContext } from '../../registry';
 import type { Assignee, RoleSource } from './authorizer';
 import { type IdentityDirectory, SYSTEM } from '../identity/identity-directory';
@@ -38,8 +38,8 @@ export interface RoleSubject {
   id: number;
 }
 
-const ROLES = anyKind(roleKind);
-const BINDINGS = anyKind(roleBindingKind);
+const ROLES = roleKind;
+const BINDINGS = roleBindingKind;
 
 /** Labels that find a role by name and assignments by role or subject without reading them all. */
 const { roleKey: ROLE_KEY, subjectKey: SUBJECT_KEY, subjectId: SUBJECT_ID } = ROLE_BINDING_LABELS;
@@ -52,8 +52,8 @@ const RESERVED_PREFIXES = ['fixed:', 'basic:', 'managed:', 'plugins:'];
 
 export const roleNotFound = () => new StatusError(404, 'NotFound', 'Role not found');
 
-function toRole(orgId: number, obj: Resource): StoredRole {
-  const s = obj.spec as unknown as RoleSpec;
+function toRole(orgId: number, obj: Resource<RoleSpec>): StoredRole {
+  const s = obj.spec;
   return {
     uid: obj.metadata.name,
     orgId,
@@ -92,7 +92,7 @@ export class RoleDirectory implements RoleSource {
     return this.users.inOrg(by, orgId);
   }
 
-  private listIn(orgId: number, kind: KindRegistration, labelSelector?: string): Promise<Resource[]> {
+  private listIn<S>(orgId: number, kind: KindRegistration<S>, labelSelector?: string): Promise<Resource<SpecOf<S>>[]> {
     return this.users.listInOrg(orgId, kind, labelSelector);
   }
 
@@ -142,8 +142,7 @@ export class RoleDirectory implements RoleSource {
   async updateRole(by: Requester, current: StoredRole, fields: RoleFields): Promise<StoredRole> {
     this.checkName(fields.name);
     const obj = await this.registry.patch(this.ctx(by, current.orgId), ROLES, current.uid, (o) => {
-      const old = o.spec as unknown as RoleSpec;
-      const spec: RoleSpec = { displayName: '', description: '', group: '', hidden: false, ...fields, version: old.version + 1 };
+      const spec: RoleSpec = { displayName: '', description: '', group: '', hidden: false, ...fields, version: o.spec.version + 1 };
       return { ...o, spec };
     });
     return toRole(current.orgId, obj);
@@ -164,7 +163,7 @@ export class RoleDirectory implements RoleSource {
   async rolesOf(orgId: number, subject: { kind: RoleSubjectKind; id: number }): Promise<StoredRole[]> {
     const out: StoredRole[] = [];
     for (const b of await this.listIn(orgId, BINDINGS, `${SUBJECT_ID}=${subjectId(subject)}`)) {
-      const role = await this.roleByUid(orgId, (b.spec as unknown as RoleBindingSpec).roleUid);
+      const role = await this.roleByUid(orgId, b.spec.roleUid);
       if (role) out.push(role);
     }
     return out.sort((a, b) => a.name.localeCompare(b.name));
@@ -194,7 +193,7 @@ export class RoleDirectory implements RoleSource {
   /** Everyone a role is assigned to. */
   async assignmentsOf(role: StoredRole): Promise<RoleSubject[]> {
     const bindings = await this.listIn(role.orgId, BINDINGS, `${ROLE_KEY}=${roleKeyOf(role.uid)}`);
-    return bindings.map((b) => (b.spec as unknown as RoleBindingSpec).subject).sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id);
+    return bindings.map((b) => b.spec.subject).sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id);
   }
 
   /** Makes `subjects` exactly whom the role is assigned to: the missing are added, the others taken back. */
@@ -218,7 +217,7 @@ export class RoleDirectory implements RoleSource {
   async permissionsFor(orgId: number, assignees: readonly Assignee[]): Promise<readonly Permission[]> {
     if (assignees.length === 0) return [];
     const bindings = await this.listIn(orgId, BINDINGS, `${SUBJECT_KEY} in (${assignees.map(subjectKey).join(',')})`);
-    const roleUids = new Set(bindings.map((b) => (b.spec as unknown as RoleBindingSpec).roleUid));
+    const roleUids = new Set(bindings.map((b) => b.spec.roleUid));
     const out: Permission[] = [];
     for (const uid of roleUids) out.push(...((await this.roleByUid(orgId, uid))?.permissions ?? []));
     return out;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { resourcePermissionKind as typedKind, type ResourcePermissionSpec } from '../../../apis/iam.svc.app/v0alpha1/resourcepermission';
+import { resourcePermissionKind as kind, type ResourcePermissionSpec } from '../../../apis/iam.svc.app/v0alpha1/resourcepermission';
 import { StatusError } from '../../errors';
-import { anyKind, type JsonObject, type Resource } from '../../meta';
+import { type JsonObject, type Resource, storedAs } from '../../meta';
 import type { Registry, Requester, RequestContext } from '../../registry';
 import type { HistoryEvent, StorageTx } from '../../../storage';
 import type { ManagedPermissionSource } from './authorizer';
@@ -9,7 +9,6 @@ import { ManagedGrants } from './grants';
 import { KIND_ACCESS } from './kind-access';
 import type { Grantee, ManagedPermissionItem, OrgRole, PermissionLevel } from './permissions';
 
-const kind = anyKind(typedKind);
 /** A resource whose kind declares managed permissions (`folders`, `dashboards`). */
 type Guarded = string;
 
@@ -23,7 +22,8 @@ const EVENTS_PAGE = 1000;
 const HISTORY_PAGE = 20;
 /** On the last state of a deleted ResourcePermission: the `metadata.uid` of the object it was deleted with. */
 const DELETED_WITH = 'svc.app/deleted-with';
-const annotationsOf = (value: JsonObject) => (value.metadata as { annotations?: Record<string, string> } | undefined)?.annotations;
+/** A stored ResourcePermission (a history row's value), as the kind's type. */
+const stored = (value: JsonObject) => storedAs(kind, value);
 
 /**
  * The name of the ResourcePermission object of a folder or dashboard: a digest, as names are at most 40
@@ -62,7 +62,6 @@ export function fromPermissionSpec(spec: ResourcePermissionSpec): ManagedPermiss
   });
 }
 
-const specOf = (value: unknown) => (value as { spec: ResourcePermissionSpec }).spec;
 const scopeOfSpec = (spec: ResourcePermissionSpec) => `${spec.resource.resource}:uid:${spec.resource.name}`;
 
 interface OrgCache {
@@ -102,7 +101,7 @@ export class StoredPermissions implements ManagedPermissionSource {
   /** The items of one folder or dashboard, as stored. */
   async itemsOf(orgId: number, resource: Guarded, uid: string): Promise<ManagedPermissionItem[]> {
     const obj = await this.read(orgId, resource, uid);
-    return obj ? fromPermissionSpec(obj.spec as ResourcePermissionSpec) : [];
+    return obj ? fromPermissionSpec(obj.spec) : [];
   }
 
   /** Replaces every item of one folder or dashboard. */
@@ -127,7 +126,7 @@ export class StoredPermissions implements ManagedPermissionSource {
    * `AccessCheck.created`), so that it never exists without them.
    */
   async replaceWithin(tx: StorageTx, by: Requester, namespace: string, resource: Guarded, uid: string, items: readonly ManagedPermissionItem[]): Promise<void> {
-    const spec = toPermissionSpec(resource, uid, items) as unknown as JsonObject;
+    const spec = toPermissionSpec(resource, uid, items);
     await this.registry.putWithin(tx, { requester: by, namespace, fieldManager: 'svc-access' }, kind, permissionObjectName(resource, uid), spec);
   }
 
@@ -155,8 +154,8 @@ export class StoredPermissions implements ManagedPermissionSource {
     let before: number | undefined;
     for (;;) {
       const rows = await this.registry.storedHistory(kind, namespace, name, { limit: HISTORY_PAGE, ...(before ? { before } : {}) });
-      const hit = rows.find((r) => r.action === 'DELETED' && annotationsOf(r.value)?.[DELETED_WITH] === objectUid);
-      if (hit) return fromPermissionSpec(specOf(hit.value));
+      const hit = rows.find((r) => r.action === 'DELETED' && stored(r.value).metadata.annotations?.[DELETED_WITH] === objectUid);
+      if (hit) return fromPermissionSpec(stored(hit.value).spec);
       if (rows.length < HISTORY_PAGE) return undefined;
       before = rows[rows.length - 1].resourceVersion;
     }
@@ -166,7 +165,7 @@ export class StoredPermissions implements ManagedPermissionSource {
     return { requester: by, namespace: this.registry.namespaces.of(orgId), fieldManager: 'svc-access' };
   }
 
-  private async read(orgId: number, resource: Guarded, uid: string): Promise<Resource | undefined> {
+  private async read(orgId: number, resource: Guarded, uid: string): Promise<Resource<ResourcePermissionSpec> | undefined> {
     const name = permissionObjectName(resource, uid);
     return this.registry.get(this.ctx({ identity: 'service:access-control' }, orgId), kind, name).catch((err: unknown) => {
       if (err instanceof StatusError && err.reason === 'NotFound') return undefined;
@@ -186,8 +185,7 @@ export class StoredPermissions implements ManagedPermissionSource {
     const list = await this.registry.list(this.ctx({ identity: 'service:access-control' }, orgId), kind, {});
     const grants = new ManagedGrants();
     for (const obj of list.items) {
-      const spec = obj.spec as ResourcePermissionSpec;
-      grants.set(scopeOfSpec(spec), fromPermissionSpec(spec));
+      grants.set(scopeOfSpec(obj.spec), fromPermissionSpec(obj.spec));
     }
     this.orgs.set(orgId, { version: Number(list.metadata.resourceVersion), grants });
     return grants;
@@ -201,7 +199,7 @@ export class StoredPermissions implements ManagedPermissionSource {
       if (!events.length) return true;
       for (const ev of events) {
         if (ev.key.namespace === namespace) {
-          const spec = specOf(ev.value);
+          const { spec } = stored(ev.value);
           cached.grants.set(scopeOfSpec(spec), ev.action === 'DELETED' ? [] : fromPermissionSpec(spec));
         }
         cached.version = ev.resourceVersion;

@@ -3,11 +3,11 @@ import type { OrgSpec } from '../../../apis/iam.svc.app/v0alpha1/org';
 import type { OrgAddress } from '../../../apis/iam.svc.app/v0alpha1/org/org-schema';
 import type { UserSpec } from '../../../apis/iam.svc.app/v0alpha1/user';
 import { StatusError } from '../../errors';
-import { type KindRegistration, labelKey, randomUid, type Resource, type SpecOf } from '../../meta';
+import { type KindRegistration, labelKey, randomUid, type Resource, type SpecOf, storedAs } from '../../meta';
 import { type Namespaces, type QuotaLimit, Registry, type Requester, type RequestContext } from '../../registry';
 import type { Storage, StorageTx } from '../../../storage';
 import { hashPassword } from './password';
-import type { OrgRole } from '../../../apis/iam.svc.app/v0alpha1/orgmember';
+import type { OrgMemberSpec, OrgRole } from '../../../apis/iam.svc.app/v0alpha1/orgmember';
 
 /**
  * Users and organizations have no organization: they are stored in this one namespace, which no organization's
@@ -49,8 +49,8 @@ export interface StoredOrg {
   address?: OrgAddress;
 }
 
-function toOrg(obj: Resource): StoredOrg {
-  const s = obj.spec as unknown as OrgSpec;
+function toOrg(obj: Resource<OrgSpec>): StoredOrg {
+  const s = obj.spec;
   return { id: Number(obj.metadata.name), name: s.name, ...(s.address ? { address: s.address } : {}) };
 }
 
@@ -129,7 +129,7 @@ export class IdentityDirectory {
    * `member`: a membership written in the same transaction (of the new user, or in the new org), so a membership
    * refused (a quota) leaves nothing of the create behind.
    */
-  private createNumbered(by: Requester, kind: KindRegistration, spec: object, labels: Record<string, string> = {}, fixedId?: number, member?: (created: Resource) => { orgId: number; userId: number; role: OrgRole }): Promise<Resource> {
+  private createNumbered<S>(by: Requester, kind: KindRegistration<S>, spec: object, labels: Record<string, string> = {}, fixedId?: number, member?: (created: Resource) => { orgId: number; userId: number; role: OrgRole }): Promise<Resource<SpecOf<S>>> {
     const alongside = member && {
       kinds: [orgMemberKind],
       write: (tx: StorageTx, created: Resource) => {
@@ -140,7 +140,7 @@ export class IdentityDirectory {
     return this.registry.create(this.ctx(by), kind, { metadata: { ...(fixedId === undefined ? {} : { name: String(fixedId) }), labels }, spec }, { alongside });
   }
 
-  private async getOrUndefined(kind: KindRegistration, name: string, namespace = IDENTITY_NAMESPACE): Promise<Resource | undefined> {
+  private async getOrUndefined<S>(kind: KindRegistration<S>, name: string, namespace = IDENTITY_NAMESPACE): Promise<Resource<SpecOf<S>> | undefined> {
     try {
       return await this.registry.get(this.ctx(SYSTEM, namespace), kind, name);
     } catch (err) {
@@ -154,7 +154,7 @@ export class IdentityDirectory {
   async userById(id: number): Promise<StoredUser | undefined> {
     if (!Number.isSafeInteger(id) || id < 1) return undefined;
     const obj = await this.getOrUndefined(userKind, String(id));
-    return obj && toUser(obj as Resource<UserSpec>);
+    return obj && toUser(obj);
   }
 
   /** A user whose login or email is `loginOrEmail`, compared case-insensitively as the anchor does. */
@@ -162,7 +162,7 @@ export class IdentityDirectory {
     const key = keyOf(loginOrEmail);
     for (const label of [LOGIN_KEY, EMAIL_KEY]) {
       const list = await this.registry.list(this.ctx(SYSTEM), userKind, { labelSelector: `${label}=${key}`, limit: 1 });
-      if (list.items[0]) return toUser(list.items[0] as Resource<UserSpec>);
+      if (list.items[0]) return toUser(list.items[0]);
     }
     return undefined;
   }
@@ -176,13 +176,13 @@ export class IdentityDirectory {
    */
   async userByUid(uid: string): Promise<StoredUser | undefined> {
     const list = await this.registry.list(this.ctx(SYSTEM), userKind, { labelSelector: `${UID_KEY}=${labelKey(uid)}` });
-    const found = list.items.map((o) => toUser(o as Resource<UserSpec>)).find((u) => u.uid === uid);
+    const found = list.items.map(toUser).find((u) => u.uid === uid);
     return found ?? (await this.listUsers()).find((u) => u.uid === uid);
   }
 
   async listUsers(): Promise<StoredUser[]> {
     const list = await this.registry.list(this.ctx(SYSTEM), userKind, {});
-    return list.items.map((o) => toUser(o as Resource<UserSpec>));
+    return list.items.map(toUser);
   }
 
   /**
@@ -199,7 +199,7 @@ export class IdentityDirectory {
       offset: q.offset,
       limit: q.limit,
     });
-    return { users: page.items.map((o) => toUser(o as Resource<UserSpec>)), totalCount: page.totalCount };
+    return { users: page.items.map(toUser), totalCount: page.totalCount };
   }
 
   /** The stored password hash: read from storage, as the registry never returns it. */
@@ -212,7 +212,7 @@ export class IdentityDirectory {
     if (!Number.isSafeInteger(id) || id < 1) return undefined;
     const stored = await this.storage.get({ group: userKind.group, resource: userKind.plural, namespace: IDENTITY_NAMESPACE, name: String(id) });
     if (!stored) return undefined;
-    const obj = stored.value as unknown as Resource<UserSpec>;
+    const obj = storedAs(userKind, stored.value);
     // toUser copies no secret, so the raw stored object serves both.
     return { user: toUser(obj), hash: obj.spec.passwordHash };
   }
@@ -238,7 +238,7 @@ export class IdentityDirectory {
     };
     const member = role && ((user: Resource) => ({ orgId: spec.orgId, userId: Number(user.metadata.name), role }));
     const obj = await this.createNumbered(by, userKind, spec, { [LOGIN_KEY]: keyOf(login), [EMAIL_KEY]: keyOf(email), [UID_KEY]: labelKey(spec.uid) }, undefined, member);
-    return toUser(obj as Resource<UserSpec>);
+    return toUser(obj);
   }
 
   /** Read-modify-write of a user's spec; the stored password hash is kept unless `change` sets a new one. */
@@ -248,12 +248,12 @@ export class IdentityDirectory {
       userKind,
       String(id),
       (current) => {
-        const spec = change({ ...(current.spec as unknown as UserSpec) });
+        const spec = change({ ...current.spec });
         return { ...current, metadata: { ...current.metadata, labels: { ...current.metadata.labels, [LOGIN_KEY]: keyOf(spec.login), [EMAIL_KEY]: keyOf(spec.email) } }, spec };
       },
       { check: keepServerAdmin },
     );
-    return toUser(obj as Resource<UserSpec>);
+    return toUser(obj);
   }
 
   async setPassword(by: Requester, id: number, password: string): Promise<void> {
@@ -292,7 +292,7 @@ export class IdentityDirectory {
   /** Read-modify-write of an organization's name or address (409 "Organization name taken" for a taken name). */
   async updateOrg(by: Requester, id: number, change: { name?: string; address?: Partial<OrgAddress> }): Promise<StoredOrg> {
     const obj = await this.registry.patch(this.ctx(by), orgKind, String(id), (current) => {
-      const spec = current.spec as unknown as OrgSpec;
+      const spec = current.spec;
       return { ...current, spec: { ...spec, ...(change.name === undefined ? {} : { name: change.name }), ...(change.address ? { address: { ...spec.address, ...change.address } } : {}) } };
     });
     return toOrg(obj);
@@ -335,7 +335,7 @@ export class IdentityDirectory {
   private async moveUsersOff(tx: StorageTx, by: Requester, orgId: number): Promise<void> {
     const users = await tx.list({ ...storedType(userKind), namespace: IDENTITY_NAMESPACE });
     for (const stored of users.items) {
-      const spec = (stored.value as unknown as Resource<UserSpec>).spec;
+      const spec = storedAs(userKind, stored.value).spec;
       if (spec.orgId !== orgId) continue;
       const memberships = await tx.list({ ...storedType(orgMemberKind), namespace: '', everyNamespace: true, names: [stored.key.name] });
       const ids = memberships.items.map((m) => this.registry.namespaces.orgIdOf(m.key.namespace)).filter((o): o is number => o !== undefined && o !== orgId);
@@ -351,7 +351,7 @@ export class IdentityDirectory {
 
   async roleOf(orgId: number, userId: number): Promise<OrgRole | undefined> {
     const obj = await this.getOrUndefined(orgMemberKind, String(userId), this.registry.namespaces.of(orgId));
-    return obj ? ((obj.spec as { role: OrgRole }).role) : undefined;
+    return obj?.spec.role;
   }
 
   /** Adds the user to the org with `role`, or changes its role there. */
@@ -371,13 +371,13 @@ export class IdentityDirectory {
 
   async membersOf(orgId: number): Promise<{ userId: number; role: OrgRole }[]> {
     const list = await this.registry.list(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), orgMemberKind, {});
-    return list.items.map((o) => o.spec as unknown as { userId: number; role: OrgRole }).sort((a, b) => a.userId - b.userId);
+    return list.items.map((o): OrgMemberSpec => o.spec).sort((a, b) => a.userId - b.userId);
   }
 
   /** The roles of these users in the org, by user id: one read; users who are no members are absent. */
   async rolesOf(orgId: number, userIds: readonly number[]): Promise<Map<number, OrgRole>> {
     const page = await this.registry.page(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), orgMemberKind, { names: userIds.map(String) });
-    return new Map(page.items.map((o) => o.spec as unknown as { userId: number; role: OrgRole }).map((m) => [m.userId, m.role]));
+    return new Map(page.items.map((o) => [o.spec.userId, o.spec.role]));
   }
 
   /** The orgs the user is a member of, with its role in each. */
@@ -402,8 +402,8 @@ export const lastServerAdmin = () => new StatusError(400, 'BadRequest', 'cannot 
  * user type locked, so two admins removing each other at once cannot both succeed.
  */
 async function keepServerAdmin(tx: StorageTx, current: Resource, next: Resource | undefined): Promise<void> {
-  const admin = (obj: Resource | undefined) => (obj?.spec as UserSpec | undefined)?.isSvcAdmin === true;
+  const admin = (obj: Resource | undefined) => obj?.spec.isSvcAdmin === true;
   if (!admin(current) || admin(next)) return;
   const users = await tx.list({ group: userKind.group, resource: userKind.plural, namespace: IDENTITY_NAMESPACE });
-  if (!users.items.some((s) => s.key.name !== current.metadata.name && admin(s.value as unknown as Resource))) throw lastServerAdmin();
+  if (!users.items.some((s) => s.key.name !== current.metadata.name && admin(storedAs(userKind, s.value)))) throw lastServerAdmin();
 }

@@ -5,7 +5,7 @@ import type { ServiceAccountSpec } from '../../../apis/iam.svc.app/v0alpha1/serv
 import { type ServiceAccountTokenSpec, TOKEN_LABELS } from '../../../apis/iam.svc.app/v0alpha1/serviceaccounttoken';
 import type { Storage } from '../../../storage';
 import { notFoundAsUndefined, StatusError } from '../../errors';
-import { Annotations, Labels, randomUid, type Resource } from '../../meta';
+import { Annotations, Labels, randomUid, type Resource, storedAs } from '../../meta';
 import type { Registry, Requester, RequestContext } from '../../registry';
 import type { Identity } from './caller';
 import { IDENTITY_NAMESPACE, SYSTEM } from './identity-directory';
@@ -127,13 +127,13 @@ export class ServiceAccounts {
   async byId(orgId: number, id: number): Promise<StoredServiceAccount | undefined> {
     if (!Number.isSafeInteger(id) || id < 1) return undefined;
     const list = await this.registry.list(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), serviceAccountKind, { labelSelector: byInternalId(id), limit: 1 });
-    const obj = list.items[0] as Resource<ServiceAccountSpec> | undefined;
+    const obj = list.items[0];
     return obj && toServiceAccount(obj, orgId);
   }
 
   async byUid(orgId: number, uid: string): Promise<StoredServiceAccount | undefined> {
     try {
-      return toServiceAccount((await this.registry.get(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), serviceAccountKind, uid)) as Resource<ServiceAccountSpec>, orgId);
+      return toServiceAccount(await this.registry.get(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), serviceAccountKind, uid), orgId);
     } catch (err) {
       notFoundAsUndefined(err);
       return undefined;
@@ -143,7 +143,7 @@ export class ServiceAccounts {
   /** The org's service accounts, by name. */
   async list(orgId: number): Promise<StoredServiceAccount[]> {
     const list = await this.registry.list(this.ctx(SYSTEM, this.registry.namespaces.of(orgId)), serviceAccountKind, {});
-    return list.items.map((o) => toServiceAccount(o as Resource<ServiceAccountSpec>, orgId)).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+    return list.items.map((o) => toServiceAccount(o, orgId)).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
   }
 
   /**
@@ -161,7 +161,7 @@ export class ServiceAccounts {
       offset: q.offset,
       limit: q.limit,
     });
-    return { accounts: page.items.map((o) => toServiceAccount(o as Resource<ServiceAccountSpec>, orgId)), totalCount: page.totalCount };
+    return { accounts: page.items.map((o) => toServiceAccount(o, orgId)), totalCount: page.totalCount };
   }
 
   /**
@@ -172,7 +172,7 @@ export class ServiceAccounts {
     const login = serviceAccountLogin(orgId, sa.name);
     const spec: ServiceAccountSpec = { title: sa.name, login, role: sa.role ?? 'Viewer', isDisabled: sa.isDisabled ?? false };
     const obj = await this.registry.create(this.ctx(by, this.registry.namespaces.of(orgId)), serviceAccountKind, { metadata: { name: randomUid() }, spec });
-    return toServiceAccount(obj as Resource<ServiceAccountSpec>, orgId);
+    return toServiceAccount(obj, orgId);
   }
 
   /**
@@ -182,11 +182,11 @@ export class ServiceAccounts {
   async update(by: Requester, sa: StoredServiceAccount, change: ServiceAccountChange): Promise<StoredServiceAccount> {
     const login = change.name === undefined ? sa.login : serviceAccountLogin(sa.orgId, change.name);
     const obj = await this.registry.patch(this.ctx(by, this.registry.namespaces.of(sa.orgId)), serviceAccountKind, sa.uid, (current) => {
-      const spec = current.spec as unknown as ServiceAccountSpec;
+      const spec = current.spec;
       const next: ServiceAccountSpec = { ...spec, title: change.name ?? spec.title, login, role: change.role ?? spec.role, isDisabled: change.isDisabled ?? spec.isDisabled };
       return { ...current, spec: next };
     });
-    return toServiceAccount(obj as Resource<ServiceAccountSpec>, sa.orgId);
+    return toServiceAccount(obj, sa.orgId);
   }
 
   /**
@@ -203,7 +203,7 @@ export class ServiceAccounts {
   async tokens(orgId: number, serviceAccountUid?: string): Promise<StoredToken[]> {
     const labelSelector = serviceAccountUid ? `${SERVICE_ACCOUNT}=${serviceAccountUid},${ORG_ID}=${orgId}` : `${ORG_ID}=${orgId}`;
     const list = await this.registry.list(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, { labelSelector });
-    return list.items.map((o) => toToken(o as Resource<ServiceAccountTokenSpec>)).sort((a, b) => a.id - b.id);
+    return list.items.map(toToken).sort((a, b) => a.id - b.id);
   }
 
   /** The tokens of these service accounts of the org: one read. */
@@ -211,7 +211,7 @@ export class ServiceAccounts {
     if (!serviceAccountUids.length) return [];
     const labels = { [SERVICE_ACCOUNT]: serviceAccountUids, [ORG_ID]: String(orgId) };
     const page = await this.registry.page(this.ctx(SYSTEM, IDENTITY_NAMESPACE), serviceAccountTokenKind, { labels });
-    return page.items.map((o) => toToken(o as Resource<ServiceAccountTokenSpec>));
+    return page.items.map(toToken);
   }
 
   /**
@@ -247,7 +247,7 @@ export class ServiceAccounts {
     const spec: ServiceAccountTokenSpec = { title: name, orgId: sa.orgId, serviceAccountUid: sa.uid, hashedKey, expires, lastUsedAt: null };
     const labels = { [SERVICE_ACCOUNT]: sa.uid, [ORG_ID]: String(sa.orgId) };
     const obj = await this.registry.create(this.ctx(by, IDENTITY_NAMESPACE), serviceAccountTokenKind, { metadata: { name: tokenObjectName(hashedKey), labels }, spec });
-    return toToken(obj as Resource<ServiceAccountTokenSpec>);
+    return toToken(obj);
   }
 
   /** Revokes a token of the service account: 404 "service account token not found" for any other id. */
@@ -272,7 +272,7 @@ export class ServiceAccounts {
     const hashedKey = this.digestOf(key);
     if (!hashedKey) return undefined;
     const stored = await this.storage.get({ group: serviceAccountTokenKind.group, resource: serviceAccountTokenKind.plural, namespace: IDENTITY_NAMESPACE, name: tokenObjectName(hashedKey) });
-    const token = stored?.value as unknown as Resource<ServiceAccountTokenSpec> | undefined;
+    const token = stored && storedAs(serviceAccountTokenKind, stored.value);
     if (!token || token.spec.hashedKey !== hashedKey || hasExpired(token.spec)) return undefined;
     const sa = await this.byUid(token.spec.orgId, token.spec.serviceAccountUid);
     if (!sa || sa.isDisabled) return undefined;

@@ -2,7 +2,7 @@ import { teamBindingKind, teamKind } from '../../../apis';
 import type { TeamSpec } from '../../../apis/iam.svc.app/v0alpha1/team';
 import { TEAM_BINDING_LABELS, type TeamBindingSpec, type TeamPermission } from '../../../apis/iam.svc.app/v0alpha1/teambinding';
 import { StatusError } from '../../errors';
-import { Annotations, anyKind, type KindRegistration, Labels, randomUid, type Resource } from '../../meta';
+import { Annotations, type KindRegistration, Labels, randomUid, type Resource, type SpecOf } from '../../meta';
 import type { AccessCheck, Requester, RequestContext } from '../../registry';
 import { type IdentityDirectory, keyOf, type StoredUser, SYSTEM } from './identity-directory';
 
@@ -34,8 +34,8 @@ export interface TeamFields {
 
 const { teamId: TEAM_ID, userId: USER_ID, userKey: USER_KEY } = TEAM_BINDING_LABELS;
 
-const TEAMS = anyKind(teamKind);
-const BINDINGS = anyKind(teamBindingKind);
+const TEAMS = teamKind;
+const BINDINGS = teamBindingKind;
 
 /** The scope of one team, as the anchor's team permissions name it. */
 export function teamScope(teamId: number): string {
@@ -44,10 +44,13 @@ export function teamScope(teamId: number): string {
 
 export const teamNotFound = () => new StatusError(404, 'NotFound', 'Team not found');
 
-function toTeam(orgId: number, obj: Resource): StoredTeam {
-  const s = obj.spec as unknown as TeamSpec;
+/** A team's numeric id: its `deprecatedInternalID` label. */
+const teamIdOf = ({ metadata }: Pick<Resource, 'metadata'>) => Number(metadata.labels?.[Labels.deprecatedInternalID]);
+
+function toTeam(orgId: number, obj: Resource<TeamSpec>): StoredTeam {
+  const s = obj.spec;
   return {
-    id: Number(obj.metadata.labels?.[Labels.deprecatedInternalID]),
+    id: teamIdOf(obj),
     uid: obj.metadata.name,
     orgId,
     name: s.name,
@@ -57,8 +60,7 @@ function toTeam(orgId: number, obj: Resource): StoredTeam {
   };
 }
 
-function toMember(orgId: number, obj: Resource): StoredTeamMember {
-  const s = obj.spec as unknown as TeamBindingSpec;
+function toMember(orgId: number, { spec: s }: Resource<TeamBindingSpec>): StoredTeamMember {
   return { orgId, teamId: s.teamId, teamUid: s.teamUid, userId: s.userId, userUid: s.userUid, permission: s.permission };
 }
 
@@ -88,7 +90,7 @@ export class TeamDirectory {
     return this.users.inOrg(by, orgId);
   }
 
-  private listIn(orgId: number, kind: KindRegistration, labelSelector?: string): Promise<Resource[]> {
+  private listIn<S>(orgId: number, kind: KindRegistration<S>, labelSelector?: string): Promise<Resource<SpecOf<S>>[]> {
     return this.users.listInOrg(orgId, kind, labelSelector);
   }
 
@@ -130,7 +132,7 @@ export class TeamDirectory {
       orderBy: ['name', 'id'],
       offset: q.offset,
       limit: q.limit,
-      visibleTo: { action: 'teams:read', every: 'teams:id:*', scope: (obj) => teamScope(toTeam(orgId, obj).id) },
+      visibleTo: { action: 'teams:read', every: 'teams:id:*', scope: (obj) => teamScope(teamIdOf(obj)) },
     });
     return { teams: page.items.map((o) => toTeam(orgId, o)), totalCount: page.totalCount };
   }
