@@ -123,3 +123,20 @@ test('library elements and their connections read the users who wrote them in on
     reads.stop();
   }
 });
+
+test('a dashboard whose writer was deleted reads that user only, and shows it as the anchor shows an unknown writer', async () => {
+  const gone = await createUser(t, 'nu-gone', { 1: 'Editor' });
+  await as(t, 'nu-gone').post('/api/dashboards/db').send({ dashboard: { uid: 'nu-orphan', title: 'Orphan' } }).expect(200);
+  await t.as.delete(`/api/admin/users/${gone.id}`).expect(200);
+  const reads = recordReads(t.storage);
+  try {
+    const { meta } = (await t.as.get('/api/dashboards/uid/nu-orphan').expect(200)).body;
+    expect([meta.createdBy, meta.updatedBy]).toEqual(['Anonymous', 'Anonymous']);
+    // The uid's label lookup finds no one, then the database selects by the uid field: no read answers any user.
+    expect(reads.of('users')).toEqual([{ op: 'list', items: 0 }, { op: 'page', items: 0 }]);
+  } finally {
+    reads.stop();
+  }
+  // A writer that is no user's uid at all (not even well-formed) reads nothing.
+  expect(await t.users.userByUid('no such uid!')).toBeUndefined();
+});

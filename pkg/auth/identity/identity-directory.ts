@@ -2,6 +2,7 @@ import { orgKind, orgMemberKind, userKind, identityKinds } from '../../../apis';
 import type { OrgSpec } from '../../../apis/iam.svc.app/v0alpha1/org';
 import type { OrgAddress } from '../../../apis/iam.svc.app/v0alpha1/org/org-schema';
 import type { UserSpec } from '../../../apis/iam.svc.app/v0alpha1/user';
+import { userSpecSchema } from '../../../apis/iam.svc.app/v0alpha1/user/user-schema';
 import { StatusError } from '../../errors';
 import { type KindRegistration, labelKey, randomUid, type Resource, type SpecOf, storedAs } from '../../meta';
 import { type Namespaces, type QuotaLimit, Registry, type Requester, type RequestContext } from '../../registry';
@@ -168,16 +169,21 @@ export class IdentityDirectory {
   }
 
   /**
-   * The user whose uid is `uid` (the `<uid>` of its identity `user:<uid>`): one indexed label lookup. Users stored
-   * before that label existed are found by a scan.
+   * The user whose uid is `uid` (the `<uid>` of its identity `user:<uid>`): one label lookup (which a request's read
+   * scope answers from memory while no user changed). When it finds none (a deleted writer, or a user stored before
+   * that label existed), the database selects the user by the kind's `uid` field: that user only, never every user.
+   * A uid no user can have reads nothing.
    *
    * @example
    *   (await users.userByUid('admin'))?.login; // 'admin'
    */
   async userByUid(uid: string): Promise<StoredUser | undefined> {
+    if (!userSpecSchema.shape.uid.safeParse(uid).success) return undefined;
     const list = await this.registry.list(this.ctx(SYSTEM), userKind, { labelSelector: `${UID_KEY}=${labelKey(uid)}` });
     const found = list.items.map(toUser).find((u) => u.uid === uid);
-    return found ?? (await this.listUsers()).find((u) => u.uid === uid);
+    if (found) return found;
+    const { items } = await this.registry.page(this.ctx(SYSTEM), userKind, { where: { uid }, limit: 1 });
+    return items[0] && toUser(items[0]);
   }
 
   async listUsers(): Promise<StoredUser[]> {
