@@ -83,6 +83,7 @@ const renderParams = [
   { name: 'layout', in: 'query', type: 'string', enum: ['grid', 'simple'], default: 'grid' },
   { name: 'title', in: 'query', type: 'string' },
   { name: 'timezone', in: 'query', type: 'string', default: 'UTC' },
+  { name: 'variables', in: 'query', type: 'string', description: 'a JSON object of template variable values, e.g. {"host":"web-1"}' },
 ] as const satisfies readonly LegacyParam[];
 
 /**

@@ -12,6 +12,7 @@ import { type PlannedQuery, runQueries } from '../ds-query/ds-query-run';
 import { flattenedPanels } from '../public-dashboards/public-dashboards-conversions';
 import { panelQueries } from '../public-dashboards/public-dashboards-query';
 import { reportTime } from './reports-conversions';
+import { interpolate, interpolateText, variableValues } from './reports-variables';
 
 /**
  * A report's content: each dashboard's panels with the data their saved queries answer, run through the server's
@@ -44,8 +45,8 @@ async function resolve(deps: AdapterDeps, ctx: RequestContext, ref: RoutedQuery[
 }
 
 /** One panel's frames: its saved queries (hidden ones left out) run over `range`; a failure is the panel's error. */
-async function panelFrames(deps: AdapterDeps, ctx: RequestContext, model: JsonObject, panel: JsonObject, range: { from: number; to: number }, login: string | undefined): Promise<{ frames: FrameJSON[]; error?: string }> {
-  const queries = typeof panel.id === 'number' ? panelQueries(model, panel.id) ?? [] : [];
+async function panelFrames(deps: AdapterDeps, ctx: RequestContext, model: JsonObject, panel: JsonObject, range: { from: number; to: number }, login: string | undefined, values: ReadonlyMap<string, readonly string[]>): Promise<{ frames: FrameJSON[]; error?: string }> {
+  const queries = (typeof panel.id === 'number' ? panelQueries(model, panel.id) ?? [] : []).map((q) => interpolate(q, values));
   if (!queries.length) return { frames: [] };
   try {
     const intervalMs = Math.max(1, Math.ceil((range.to - range.from) / MAX_DATA_POINTS));
@@ -76,10 +77,12 @@ export interface RenderedDashboard {
 
 /**
  * A dashboard's content over `range` (date math, epoch ms or RFC 3339): every panel but rows, in order, with what
- * its queries answered as `ctx`'s caller (a data source it may not query is that panel's error).
+ * its queries answered as `ctx`'s caller (a data source it may not query is that panel's error), its template
+ * variables at their current values unless `variables` (later ones first) name others.
  */
-export async function renderDashboard(deps: AdapterDeps, ctx: RequestContext, dashboard: Resource, range: { from: string; to: string }, timeZone: string, login?: string): Promise<RenderedDashboard> {
+export async function renderDashboard(deps: AdapterDeps, ctx: RequestContext, dashboard: Resource, range: { from: string; to: string }, timeZone: string, login?: string, ...variables: readonly (Record<string, unknown> | undefined)[]): Promise<RenderedDashboard> {
   const model = dashboard.spec as JsonObject;
+  const values = variableValues(model, ...variables);
   const now = Date.now();
   const from = reportTime(range.from, false, now);
   const to = reportTime(range.to, true, now);
@@ -88,9 +91,9 @@ export async function renderDashboard(deps: AdapterDeps, ctx: RequestContext, da
   const frames: RenderedDashboard['frames'] = [];
   for (const panel of flattenedPanels(model)) {
     if (panel.type === 'row') continue;
-    const title = typeof panel.title === 'string' ? panel.title : '';
+    const title = typeof panel.title === 'string' ? interpolateText(panel.title, values) : '';
     const type = typeof panel.type === 'string' ? panel.type : '';
-    const data = await panelFrames(deps, ctx, model, panel, { from, to }, login);
+    const data = await panelFrames(deps, ctx, model, panel, { from, to }, login, values);
     panels.push(panelContent(title, type, data.frames, data.error));
     frames.push({ title, type, frames: data.frames });
   }

@@ -17,7 +17,7 @@ const fileName = (title: string, ext: string) => `${title.replace(/[^A-Za-z0-9 _
 async function reportAttachments(deps: AdapterDeps, ctx: RequestContext, spec: ReportSpec, dashboards: readonly Resource[], login?: string): Promise<{ attachments: MailAttachment[]; links: { title: string; url: string }[] }> {
   const rendered = [];
   for (const [i, d] of dashboards.entries()) {
-    rendered.push(await renderDashboard(deps, ctx, d, rangeOf(d.spec as Record<string, unknown> as never, spec.dashboards[i]?.timeRange, spec.options.timeRange), spec.schedule.timeZone, login));
+    rendered.push(await renderDashboard(deps, ctx, d, rangeOf(d.spec as Record<string, unknown> as never, spec.dashboards[i]?.timeRange, spec.options.timeRange), spec.schedule.timeZone, login, spec.templateVars, spec.dashboards[i]?.reportVariables));
   }
   const attachments: MailAttachment[] = [];
   if (spec.formats.includes('pdf')) {
@@ -69,7 +69,7 @@ const ORIENTATIONS = ['portrait', 'landscape'] as const;
 const LAYOUTS = ['grid', 'simple'] as const;
 
 /** The rendering options of a query string: 400 for an orientation or layout the anchor does not have. */
-function renderOptions(req: Request): { orientation: (typeof ORIENTATIONS)[number]; layout: (typeof LAYOUTS)[number]; from?: string; to?: string; title?: string; timeZone: string } {
+function renderOptions(req: Request): { orientation: (typeof ORIENTATIONS)[number]; layout: (typeof LAYOUTS)[number]; from?: string; to?: string; title?: string; timeZone: string; variables?: Record<string, unknown> } {
   const orientation = queryString(req.query.orientation) || 'landscape';
   const layout = queryString(req.query.layout) || 'grid';
   if (!(ORIENTATIONS as readonly string[]).includes(orientation)) throw StatusError.badRequest('orientation: expected portrait or landscape');
@@ -83,7 +83,19 @@ function renderOptions(req: Request): { orientation: (typeof ORIENTATIONS)[numbe
   } catch {
     throw StatusError.badRequest(`unknown time zone ${JSON.stringify(timeZone)}`);
   }
-  return { orientation: orientation as never, layout: layout as never, ...(from !== undefined ? { from, to } : {}), ...(queryString(req.query.title) ? { title: queryString(req.query.title) } : {}), timeZone };
+  const rawVariables = queryString(req.query.variables);
+  let variables: Record<string, unknown> | undefined;
+  if (rawVariables !== undefined && rawVariables !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawVariables);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw StatusError.badRequest('variables: expected a JSON object of variable values');
+    variables = parsed as Record<string, unknown>;
+  }
+  return { ...(variables ? { variables } : {}), orientation: orientation as never, layout: layout as never, ...(from !== undefined ? { from, to } : {}), ...(queryString(req.query.title) ? { title: queryString(req.query.title) } : {}), timeZone };
 }
 
 /** The dashboard a render names (its numeric id, or its uid), read as the caller: 404 "Dashboard not found". */
@@ -110,7 +122,7 @@ async function answerPdf(req: Request, res: Response, deps: AdapterDeps, names: 
   const rendered = [];
   for (const d of dashboards) {
     const range = rangeOf(d.spec as never, opts.from !== undefined ? { from: opts.from, to: opts.to! } : undefined);
-    rendered.push((await renderDashboard(deps, ctx, d, range, opts.timeZone, req.user!.login)).pdf);
+    rendered.push((await renderDashboard(deps, ctx, d, range, opts.timeZone, req.user!.login, opts.variables)).pdf);
   }
   const title = opts.title ?? rendered.map((r) => r.title).join(', ');
   const pdf = await renderReportPdf(rendered, { orientation: opts.orientation, layout: opts.layout, title });

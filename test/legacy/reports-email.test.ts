@@ -203,6 +203,31 @@ describe('with a mail server', () => {
       expect(pages.slice(1).flat().join('\n')).toContain('Second board');
     });
 
+    it('substitutes template variables: the dashboard\'s current values, else the report\'s or the query\'s', async () => {
+      const panels = [{ id: 1, type: 'table', title: 'Host $host', targets: [{ refId: 'A', datasource: { uid: 'td' }, scenarioId: 'csv_content', csvContent: 'host,value\n$host,7' }] }];
+      await t.as.post(DASHBOARDS).send({ metadata: { name: 'templated' }, spec: { title: 'Templated', panels, templating: { list: [{ name: 'host', type: 'custom', current: { value: 'alpha' } }] } } }).expect(201);
+      const pdfOf = async (path: string) => {
+        const res = await t.as.get(path).buffer(true).parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
+        expect(res.status).toBe(200);
+        return allText(res.body as Buffer);
+      };
+      expect(await pdfOf('/api/reports/render/pdfs?dashboardID=templated')).toMatch(/Host alpha[\s\S]*alpha/);
+      const delta = await pdfOf(`/api/reports/render/pdfs?dashboardID=templated&variables=${encodeURIComponent('{"host":"delta"}')}`);
+      expect(delta).toContain('Host delta');
+      expect(delta).not.toContain('alpha');
+      expect((await t.as.get('/api/reports/render/pdfs?dashboardID=templated&variables=nope')).body).toEqual({ message: 'variables: expected a JSON object of variable values' });
+
+      smtp.received.length = 0;
+      const sent = await t.as.post('/api/reports/test-email').send({ ...reportBody('templated'), dashboards: [{ dashboard: { uid: 'templated' }, reportVariables: { host: 'omega' } }], formats: ['pdf'] });
+      expect(sent.status).toBe(200);
+      const pdf = mimeParts(smtp.received[0]!.raw).find((p) => p.contentType === 'application/pdf')!;
+      expect(await allText(pdf.body)).toContain('Host omega');
+    });
+
     it.each([
       ['/api/reports/render/pdf/abc', 400, 'invalid dashboard id'],
       ['/api/reports/render/pdf/999999', 404, 'Dashboard not found'],
