@@ -109,7 +109,7 @@ describe('of simultaneous creates of one name exactly one wins', () => {
       const results = await Promise.allSettled(Array.from({ length: RACERS }, (_, i) => create(i)));
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     }
-    expect((await teams.listTeams(1)).filter((x) => x.name.toLowerCase() === 'in process x')).toHaveLength(1);
+    expect((await teams.searchTeams(1, { query: 'in process x', offset: 0, limit: 100 })).teams.filter((x) => x.name.toLowerCase() === 'in process x')).toHaveLength(1);
     expect((await accounts.list(1)).filter((x) => x.name === 'in process')).toHaveLength(1);
   });
 

@@ -4,6 +4,7 @@ import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { StoredPermissions } from '../../pkg/auth/authorization/stored-permissions';
 import { FOLDERS } from '../support/paths';
 import { startTestApp, type TestApp } from '../support/app';
+import { recordReads } from '../support/storage-reads';
 import { as, createUser } from '../support/users';
 
 /**
@@ -150,6 +151,18 @@ describe('team search', () => {
     expect(byName.body.teams.map((x: { name: string }) => x.name)).toEqual(['Search Beta']);
     // Bad paging values fall back to the defaults, as the anchor's QueryInt does.
     expect((await t.as.get('/api/teams/search?query=search&page=x&perpage=-3')).body).toMatchObject({ totalCount: 3, page: 1, perPage: 1000 });
+  });
+
+  it('reads the requested page in the database: that page\'s teams and their memberships, never every team', async () => {
+    const reads = recordReads(t.storage);
+    try {
+      const res = await t.as.get('/api/teams/search?query=search&perpage=1&page=2').expect(200);
+      expect(res.body).toMatchObject({ totalCount: 3, page: 2, perPage: 1, teams: [{ name: 'Search Beta', memberCount: 1, permission: 4 }] });
+      expect(reads.of('teams')).toEqual([{ op: 'page', items: 1 }]);
+      expect(reads.of('teambindings')).toEqual([{ op: 'page', items: 1 }]);
+    } finally {
+      reads.stop();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { SYSTEM } from '../../pkg/auth/identity/identity-directory';
 import { RFC3339 } from '../support/paths';
 import { startTestApp, type TestApp } from '../support/app';
+import { recordReads } from '../support/storage-reads';
 import { PASSWORD } from '../support/users';
 
 /** `GET /api/users/search` and `GET /api/users` (server admins): the anchor's SearchUserQueryResult and hits. */
@@ -27,6 +28,30 @@ describe('GET /api/users/search', () => {
     expect(logins(last.body.users)).toEqual(['zed']);
     const beyond = await t.as.get('/api/users/search?perpage=2&page=9');
     expect(beyond.body).toEqual({ totalCount: 5, users: [], page: 9, perPage: 2 });
+  });
+
+  // Besides the page, the caller's own sign-in may read users (its login's lookup, one user): no read answers more.
+  const pages = (reads: { op: string; items: number }[]) => reads.filter((r) => r.op === 'page');
+  const largest = (reads: { items: number }[]) => Math.max(0, ...reads.map((r) => r.items));
+
+  it('reads the requested page in the database, not every user; the org members\' search too', async () => {
+    const reads = recordReads(t.storage);
+    try {
+      expect(logins((await t.as.get('/api/users/search?perpage=2&page=2').expect(200)).body.users)).toEqual(['ben', 'cat']);
+      expect(pages(reads.of('users'))).toEqual([{ op: 'page', items: 2 }]);
+      expect(largest(reads.of('users'))).toBe(2);
+      reads.reads.length = 0;
+      await t.users!.setRole(SYSTEM, 1, (await t.users!.userByLoginOrEmail('amy'))!.id, 'Viewer');
+      await t.users!.setRole(SYSTEM, 1, (await t.users!.userByLoginOrEmail('ben'))!.id, 'Viewer');
+      reads.reads.length = 0;
+      const members = await t.as.get('/api/orgs/1/users/search?query=amy&perpage=1&page=2').expect(200);
+      expect(members.body).toMatchObject({ totalCount: 2, page: 2, perPage: 1, orgUsers: [{ login: 'ben', role: 'Viewer' }] });
+      expect(pages(reads.of('users'))).toEqual([{ op: 'page', items: 1 }]);
+      expect(largest(reads.of('users'))).toBe(1);
+      expect(reads.of('orgmembers')).toEqual([{ op: 'page', items: 1 }]);
+    } finally {
+      reads.stop();
+    }
   });
 
   it('defaults to page 1 of 1000', async () => {

@@ -111,12 +111,6 @@ export class TeamDirectory {
     }
   }
 
-  /** The org's teams, by name. */
-  async listTeams(orgId: number): Promise<StoredTeam[]> {
-    const teams = (await this.listIn(orgId, TEAMS)).map((o) => toTeam(orgId, o));
-    return teams.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
-  }
-
   /**
    * One page of the org's teams whose name holds `query` (any case) and is exactly `name` when given, by name, with
    * how many match in all; with `access`, only the teams it may read (`teams:read` on the team), paged by the
