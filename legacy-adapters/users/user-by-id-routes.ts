@@ -21,13 +21,18 @@ async function userOfPath(req: Request, { users }: AdapterDeps): Promise<StoredU
   return user;
 }
 
-/** The teams of `userUid` in `orgId` as TeamDTOs, with the user's permission in each, by name. */
+/**
+ * The teams of `userUid` in `orgId` as TeamDTOs, with the user's permission in each, by name: three reads (the
+ * user's memberships, those teams, their memberships to count), however many teams.
+ */
 export async function teamsOfUser(teams: TeamDirectory, orgId: number, userUid: string): Promise<TeamDTO[]> {
-  const out: TeamDTO[] = [];
-  for (const m of await teams.membershipsOf(orgId, userUid)) {
-    const team = await teams.teamById(orgId, m.teamId);
-    if (team) out.push(toTeamDTO(team, (await teams.membersOf(orgId, team.id)).length, m.permission));
-  }
+  const mine = await teams.membershipsOf(orgId, userUid);
+  const found = await teams.teamsByUid(orgId, mine.map((m) => m.teamUid));
+  const members = await teams.membershipsOfTeams(orgId, found.map((t) => t.id));
+  const out = found.flatMap((team) => {
+    const m = mine.find((x) => x.teamId === team.id);
+    return m ? [toTeamDTO(team, members.filter((x) => x.teamId === team.id).length, m.permission)] : [];
+  });
   return out.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
 }
 

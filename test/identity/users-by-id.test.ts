@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from '../support/app';
+import { recordReads } from '../support/storage-reads';
 import { as, createUser, PASSWORD } from '../support/users';
 
 /**
@@ -30,7 +31,10 @@ describe('a user by id', () => {
       authLabels: [], updatedAt: expect.any(String), createdAt: expect.any(String), avatarUrl: expect.stringMatching(/^\/avatar\/[0-9a-f]{32}$/),
     }]);
     expect((await t.as.get(`/api/users/${ana.id}/orgs`)).body).toEqual([{ orgId: 1, name: 'Main Org.', role: 'Editor' }, { orgId: org, name: 'Ana Org', role: 'Viewer' }]);
-    const teams = await t.as.get(`/api/users/${ana.id}/teams`);
+    const reads = recordReads(t.storage);
+    const teams = await Promise.resolve(t.as.get(`/api/users/${ana.id}/teams`)).finally(reads.stop);
+    // Three reads whatever the number of teams: her memberships, those teams, and their memberships (to count).
+    expect([reads.of('teams'), reads.of('teambindings')]).toEqual([[{ op: 'page', items: 2 }], [{ op: 'list', items: 2 }, { op: 'page', items: 4 }]]);
     expect(teams.body.map((x: { name: string; memberCount: number; permission: number; orgId: number }) => [x.name, x.memberCount, x.permission, x.orgId])).toEqual([['Alpha', 2, 0, 1], ['Zeta', 2, 0, 1]]); // the creator (admin) is the other member
     expect((await t.as.get(`/api/users/${ana.id}/teams`).set('X-Svc-Org-Id', String(org))).body).toEqual([]);
     // Her own teams, as the signed-in user.

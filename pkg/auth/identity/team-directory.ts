@@ -111,6 +111,13 @@ export class TeamDirectory {
     }
   }
 
+  /** The org's teams whose uids are `uids` (unknown ones absent): one read. */
+  async teamsByUid(orgId: number, uids: readonly string[]): Promise<StoredTeam[]> {
+    if (!uids.length) return [];
+    const page = await this.registry.page(this.ctx(SYSTEM, orgId), TEAMS, { names: uids });
+    return page.items.map((o) => toTeam(orgId, o));
+  }
+
   /**
    * One page of the org's teams whose name holds `query` (any case) and is exactly `name` when given, by name, with
    * how many match in all; with `access`, only the teams it may read (`teams:read` on the team), paged by the
