@@ -148,7 +148,14 @@ export const orgsArea = defineArea({
     },
     {
       method: 'get', path: '/api/orgs', guard: guard.serverAdmin, handler: searchOrgs,
-      operationId: 'searchOrgs', tags: ['orgs'], summary: 'Every organization.',
+      operationId: 'searchOrgs', tags: ['orgs'], summary: 'Search all Organizations.',
+      description: "As the anchor's store: `query` is a prefix of the name (any case), `name` the exact name; `perpage` organizations (default 1000) after `perpage` × `page` (the anchor counts pages from 0: `page=1` skips the first page). By id.",
+      params: [
+        { name: 'page', in: 'query', type: 'integer' },
+        { name: 'perpage', in: 'query', type: 'integer', description: 'Number of items per page (default 1000)' },
+        { name: 'name', in: 'query', type: 'string' },
+        { name: 'query', in: 'query', type: 'string', description: 'a prefix of the name, any case' },
+      ],
       responses: { 200: { description: 'The organizations.', schema: z.array(z.object({ id: z.number().int(), name: z.string() })) }, 401: {}, 403: {} },
     },
     {

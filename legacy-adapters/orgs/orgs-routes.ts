@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { type IdentityDirectory, lastServerAdmin } from '../../pkg/auth/identity/identity-directory';
 import { StatusError } from '../../pkg/errors';
 import { z } from 'zod';
-import { type AdapterDeps, bind, bodyObject, idParam, positiveQueryInt, queryString, requireRoleAtMostOwn } from '../shared';
+import { type AdapterDeps, bind, bodyObject, idParam, positiveQueryInt, queryInt, queryString, requireRoleAtMostOwn } from '../shared';
 import { fromUserSearchQuery } from '../users/users-conversions';
 import { type OrgUserDTO, parseRole, toOrgDTO, toOrgUserDTO, toUserLookupDTO } from './orgs-conversions';
 
@@ -49,8 +49,18 @@ export async function createOrg(req: Request, res: Response, { users }: AdapterD
   res.json({ orgId: org.id, message: 'Organization created' });
 }
 
-export async function searchOrgs(_req: Request, res: Response, { users }: AdapterDeps): Promise<void> {
-  res.json((await users.listOrgs()).map(toOrgDTO));
+/**
+ * `GET /api/orgs`, as the anchor's org store searches: `query` a prefix of the name (any case, as its default
+ * SQLite's LIKE), `name` the exact name, `perpage` organizations (default 1000) after skipping `perpage` × `page`:
+ * the anchor's page counts from 0, so its documented default `page=1` skips the first page. By id.
+ */
+export async function searchOrgs(req: Request, res: Response, { users }: AdapterDeps): Promise<void> {
+  const prefix = (queryString(req.query.query) ?? '').toLowerCase();
+  const name = queryString(req.query.name) ?? '';
+  const perPage = positiveQueryInt(req.query.perpage, 1000);
+  const page = Math.max(0, queryInt(req.query.page));
+  const orgs = (await users.listOrgs()).filter((o) => o.name.toLowerCase().startsWith(prefix) && (name === '' || o.name === name));
+  res.json(orgs.slice(perPage * page, perPage * page + perPage).map(toOrgDTO));
 }
 
 export async function getOrgUsers(req: Request, res: Response, deps: AdapterDeps): Promise<void> {

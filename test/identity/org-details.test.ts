@@ -21,6 +21,27 @@ async function newOrg(name: string): Promise<number> {
   return res.body.orgId as number;
 }
 
+describe('GET /api/orgs', () => {
+  it("searches as the anchor's store: a name prefix in any case, an exact name, pages of perpage counted from 0, by id", async () => {
+    const a = await newOrg('Search Alpha');
+    const b = await newOrg('search beta');
+    const c = await newOrg('Searching Gamma');
+    const names = async (q: string) => ((await t.as.get(`/api/orgs${q}`).expect(200)).body as { id: number; name: string }[]).map((o) => o.name);
+    expect(await names('?query=search')).toEqual(['Search Alpha', 'search beta', 'Searching Gamma']);
+    expect(await names('?query=SEARCH%20')).toEqual(['Search Alpha', 'search beta']);
+    expect(await names('?name=search%20beta')).toEqual(['search beta']);
+    expect(await names('?name=Search%20Beta')).toEqual([]);
+    expect(await names('?query=search&perpage=2')).toEqual(['Search Alpha', 'search beta']);
+    expect(await names('?query=search&perpage=2&page=1')).toEqual(['Searching Gamma']);
+    expect(await names('?query=search&perpage=2&page=0')).toEqual(['Search Alpha', 'search beta']);
+    // What the anchor's QueryInt makes of junk: 0, so the defaults.
+    expect(await names('?query=search&perpage=abc&page=-3')).toEqual(['Search Alpha', 'search beta', 'Searching Gamma']);
+    const all = (await t.as.get('/api/orgs').expect(200)).body as { id: number }[];
+    expect(all.map((o) => o.id)).toEqual([...all.map((o) => o.id)].sort((x, y) => x - y));
+    expect(all.map((o) => o.id)).toEqual(expect.arrayContaining([1, a, b, c]));
+  });
+});
+
 describe('an organization', () => {
   it('reads, renames and addresses the current org; a Viewer reads it, an Editor may not change it', async () => {
     expect((await t.as.get('/api/org')).body).toEqual({ id: 1, name: 'Main Org.', address: noAddress });
