@@ -29,13 +29,12 @@ import {
  * panel, time range, tags, creator) in the database, and deletes a dashboard's with it.
  */
 
-const ANNOTATIONS = anyKind(typedAnnotationKind);
+const ANNOTATIONS = typedAnnotationKind;
 const DASHBOARDS = anyKind(typedDashboardKind);
 /** The anchor's page of annotations and of tags. */
 const DEFAULT_LIMIT = 100;
 
 const annotationNotFound = () => new StatusError(404, 'NotFound', 'Annotation not found');
-const asAnnotation = (obj: Resource | object) => obj as unknown as Resource<AnnotationSpec>;
 const ctxOf = (req: Request, deps: AdapterDeps) => requestContext(req, deps.registry);
 /** The caller's org, read without the caller's checks: to resolve what a request names. */
 const orgCtx = (req: Request, deps: AdapterDeps): RequestContext => ({ ...ctxOf(req, deps), access: undefined });
@@ -57,7 +56,7 @@ class AnnotationsView {
   async annotation(id = String(this.req.params.annotationId)): Promise<Resource<AnnotationSpec>> {
     if (!/^[1-9][0-9]{0,14}$/.test(id)) throw StatusError.badRequest('annotationId is invalid');
     try {
-      return asAnnotation(await this.deps.registry.get(this.ctx, ANNOTATIONS, id));
+      return await this.deps.registry.get(this.ctx, ANNOTATIONS, id);
     } catch (err) {
       if (err instanceof StatusError && (err.code === 404 || err.code === 403)) throw annotationNotFound();
       throw err;
@@ -149,7 +148,7 @@ export async function getAnnotations(req: Request, res: Response, deps: AdapterD
   // The anchor's range: annotations overlapping [from, to], when both are given.
   if (from > 0 && to > 0) selector.push(`${ANNOTATION_LABELS.time}<${to + 1}`, `${ANNOTATION_LABELS.timeEnd}>${from - 1}`);
   const tags = queryTags(q.tags);
-  const list = (extra: string[]) => deps.registry.list(v.ctx, ANNOTATIONS, { labelSelector: [...selector, ...extra].join(',') }).then((l) => l.items.map(asAnnotation));
+  const list = (extra: string[]) => deps.registry.list(v.ctx, ANNOTATIONS, { labelSelector: [...selector, ...extra].join(',') }).then((l) => l.items);
   // All tags: one selector; any of them: one list per tag, merged.
   const found = queryString(q.matchAny) === 'true' && tags.length > 1 ? (await Promise.all(tags.map((t) => list([tagFilterLabel(t)])))).flat() : await list(tags.map(tagFilterLabel));
   const unique = [...new Map(found.map((a) => [a.metadata.name, a])).values()];
@@ -195,7 +194,7 @@ async function change(req: Request, res: Response, deps: AdapterDeps, next: (cur
   const cmd = bind(req, updateCommand);
   const v = new AnnotationsView(req, deps);
   const current = await v.annotation();
-  await deps.registry.patch(v.ctx, ANNOTATIONS, current.metadata.name, (obj) => ({ ...obj, spec: next(asAnnotation(obj).spec, cmd) }), {
+  await deps.registry.patch(v.ctx, ANNOTATIONS, current.metadata.name, (obj) => ({ ...obj, spec: next(obj.spec, cmd) }), {
     // The annotation read above, not another one since.
     check: async (_tx, stored) => {
       if (stored.metadata.uid !== current.metadata.uid) throw annotationNotFound();
@@ -236,5 +235,5 @@ export async function getAnnotationTags(req: Request, res: Response, deps: Adapt
   const filter = queryString(req.query.tag) ?? '';
   const limit = positiveQueryInt(req.query.limit, DEFAULT_LIMIT);
   const tagged = await deps.registry.list(ctxOf(req, deps), ANNOTATIONS, { labelSelector: ANNOTATION_LABELS.tagged });
-  res.json({ result: { tags: tagCounts(tagged.items.map((a) => asAnnotation(a).spec.tags), filter, limit) } });
+  res.json({ result: { tags: tagCounts(tagged.items.map((a) => a.spec.tags), filter, limit) } });
 }

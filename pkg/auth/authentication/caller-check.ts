@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { authTokenKind, orgKind, orgMemberKind, serviceAccountKind, serviceAccountTokenKind, teamBindingKind, teamKind, userKind } from '../../../apis';
 import { StatusError } from '../../errors';
-import type { KindRegistration } from '../../meta';
+import { anyKind, type KindRegistration } from '../../meta';
 import type { AccessControl } from '../authorization/access-control';
 import { type Identity, identityOf, type PasswordCheck } from './basic-auth';
 import { cookieOf } from './cookies';
@@ -23,9 +23,16 @@ export interface CallerCheckOptions {
 }
 
 /** Every kind whose change may change who a credential signs in, or as what: versions of these gate re-checks. */
-const IDENTITY_KINDS: readonly KindRegistration[] = [userKind, orgKind, orgMemberKind, teamKind, teamBindingKind, serviceAccountKind, serviceAccountTokenKind, authTokenKind].map(
-  (k) => k as unknown as KindRegistration,
-);
+const IDENTITY_KINDS: readonly KindRegistration[] = [
+  anyKind(userKind),
+  anyKind(orgKind),
+  anyKind(orgMemberKind),
+  anyKind(teamKind),
+  anyKind(teamBindingKind),
+  anyKind(serviceAccountKind),
+  anyKind(serviceAccountTokenKind),
+  anyKind(authTokenKind),
+];
 
 /**
  * Whether the credential an open request came with still signs in the same caller, as it would now (a token revoked

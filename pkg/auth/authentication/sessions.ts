@@ -53,8 +53,8 @@ export interface SessionOptions {
   now?: () => number;
 }
 
-function toRecord(obj: Resource): AuthTokenRecord {
-  const s = obj.spec as unknown as AuthTokenSpec;
+function toRecord(obj: Resource<AuthTokenSpec>): AuthTokenRecord {
+  const s = obj.spec;
   return {
     id: Number(obj.metadata.labels?.[Labels.deprecatedInternalID]),
     userId: s.userId,
@@ -179,11 +179,11 @@ export class SessionStore {
     if (TOKEN_SHAPE.test(token)) await this.remove(sessionName(token), by);
   }
 
-  private async objectsOf(userId: number): Promise<Resource[]> {
+  private async objectsOf(userId: number): Promise<Resource<AuthTokenSpec>[]> {
     return (await this.registry.list(this.ctx(), authTokenKind, { labelSelector: `${USER_LABEL}=${userId}` })).items;
   }
 
-  private async getOrUndefined(name: string): Promise<Resource | undefined> {
+  private async getOrUndefined(name: string): Promise<Resource<AuthTokenSpec> | undefined> {
     try {
       return await this.registry.get(this.ctx(), authTokenKind, name);
     } catch (err) {

@@ -75,7 +75,7 @@ export class StoredLoginAttempts implements LoginAttempts {
   private async count(key: string, now: number): Promise<number> {
     const list = await this.registry.list(CTX, loginAttemptKind, { labelSelector: `${KEY_LABEL}=${key}` });
     const cutoff = now - this.windowMs;
-    return list.items.filter((o) => (o.spec as unknown as LoginAttemptSpec).failedAt > cutoff).length;
+    return list.items.filter((o) => o.spec.failedAt > cutoff).length;
   }
 
   /** Deletes a batch of failures older than the window (by their seconds label, one second of slack). */
