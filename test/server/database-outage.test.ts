@@ -54,6 +54,13 @@ const PROBES: Probe[] = [
   { name: 'snapshots (session)', path: '/api/dashboard/snapshots', auth: 'cookie' },
   { name: 'library elements (bearer)', path: '/api/library-elements', auth: 'bearer' },
   { name: 'legacy playlists (basic)', path: '/api/playlists', auth: 'basic' },
+  // Public dashboards and the signing keys' JWKS (public); the enterprise areas (the server runs that edition, so its
+  // report scheduler and recording-rule evaluator loop through the outages as well).
+  { name: 'public dashboards (bearer)', path: '/api/dashboards/public-dashboards', auth: 'bearer' },
+  { name: 'signing keys (public)', path: '/api/signing-keys/keys', auth: 'none' },
+  { name: 'reports (basic)', path: '/api/reports', auth: 'basic' },
+  { name: 'recording rules (bearer)', path: '/api/recording-rules', auth: 'bearer' },
+  { name: 'license check (basic)', path: '/api/licensing/check', auth: 'basic' },
 ];
 
 interface Answer {
@@ -183,8 +190,10 @@ suite(`the server survives the loss of its database${reason}`, () => {
     '--server.http_port=0',
     '--server.http_addr=127.0.0.1',
     `--database.url=${db}`,
-    // Background loops run during the outages too: the compactor every second, watches' history polls.
+    // Background loops run during the outages too: the compactor every second, watches' history polls, and the
+    // enterprise edition's recording rules (every second) and report schedule.
     '--registry.compaction_interval_seconds=1',
+    '--server.edition=enterprise',
   ];
   let dataDir = '';
 
