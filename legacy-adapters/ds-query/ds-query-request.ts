@@ -1,6 +1,9 @@
 import { StatusError } from '../../pkg/errors';
 import type { DataQuery, TimeRange } from '../../pkg/plugins';
-import type { DataSourceRef } from '../../pkg/plugins/instances';
+import { dataSourceKind } from '../../apis';
+import { type DataSourceRef, DataSourceRouteMessages, type ResolvedDataSource } from '../../pkg/plugins/instances';
+import type { RequestContext } from '../../pkg/registry';
+import type { AdapterDeps } from '../shared';
 import { parseTimeRange } from '../../pkg/plugins/time-range';
 
 /**
@@ -105,4 +108,25 @@ export function parseQueryRequest(body: unknown, now = Date.now()): ParsedQueryR
     queries.push({ ref, query });
   }
   return { range: parseTimeRange(b.from, b.to, now), queries };
+}
+
+/**
+ * The data source a query names: by uid or id; by name, a uid first (as the anchor tries it), else the one of that
+ * name. `deniedMessage` words the 403 of a source the caller may not query; `byNameUnfiltered` finds a name among
+ * every data source of the org, so that one the caller may not query is a 403, not a 404 (POST /api/ds/query).
+ *
+ * @example const source = await resolveQuerySource(deps, ctx, query.ref);
+ */
+export async function resolveQuerySource(deps: AdapterDeps, ctx: RequestContext, ref: RoutedQuery['ref'], opts: { deniedMessage?: string; byNameUnfiltered?: boolean } = {}): Promise<ResolvedDataSource> {
+  const resolveOpts = opts.deniedMessage === undefined ? {} : { deniedMessage: opts.deniedMessage };
+  if (!('name' in ref)) return deps.dataSources.resolve(ctx, ref as DataSourceRef, resolveOpts);
+  try {
+    return await deps.dataSources.resolve(ctx, { uid: ref.name }, resolveOpts);
+  } catch (err) {
+    if (!(err instanceof StatusError) || (err.code !== 404 && err.code !== 400)) throw err;
+  }
+  const all = await deps.registry.list(opts.byNameUnfiltered ? { ...ctx, access: undefined } : ctx, dataSourceKind, {});
+  const found = all.items.find((d) => d.spec.name === ref.name);
+  if (!found) throw new StatusError(404, 'NotFound', DataSourceRouteMessages.notFound);
+  return deps.dataSources.resolve(ctx, { uid: found.metadata.name }, resolveOpts);
 }

@@ -1,12 +1,11 @@
 import type { Request, Response } from 'express';
-import { dataSourceKind } from '../../apis';
 import { isAnonymous } from '../../pkg/auth/authorization/org-access';
 import { StatusError } from '../../pkg/errors';
 import type { DataSourcePlugin, HealthResult, ResourceRequest } from '../../pkg/plugins';
 import { type DataSourceRef, DataSourceRouteMessages, type ResolvedDataSource } from '../../pkg/plugins/instances';
 import type { RequestContext } from '../../pkg/registry';
 import { type AdapterDeps, idParam, requestContext } from '../shared';
-import { errutil, parseQueryRequest, type RoutedQuery } from './ds-query-request';
+import { errutil, parseQueryRequest, resolveQuerySource, type RoutedQuery } from './ds-query-request';
 import { type PlannedQuery, runQueries } from './ds-query-run';
 
 /**
@@ -15,7 +14,6 @@ import { type PlannedQuery, runQueries } from './ds-query-run';
  * `datasources:query`), the plugins do the rest.
  */
 
-const KIND = dataSourceKind;
 
 const ctxOf = (req: Request, deps: AdapterDeps): RequestContext => requestContext(req, deps.registry);
 const timeoutMs = (deps: AdapterDeps) => deps.config.dataproxy.timeout * 1000;
@@ -30,19 +28,6 @@ function clientSignal(res: Response): AbortSignal {
 }
 
 /** A data source named by its name (the legacy string form of `datasource`), or by a uid written there. */
-async function resolveByName(req: Request, deps: AdapterDeps, name: string): Promise<ResolvedDataSource> {
-  const ctx = ctxOf(req, deps);
-  try {
-    return await deps.dataSources.resolve(ctx, { uid: name }, { deniedMessage: DataSourceRouteMessages.queryAccessDenied });
-  } catch (err) {
-    if (!(err instanceof StatusError) || (err.code !== 404 && err.code !== 400)) throw err;
-  }
-  const all = await deps.registry.list({ ...ctx, access: undefined }, KIND, {});
-  const found = all.items.find((d) => d.spec.name === name);
-  if (!found) throw new StatusError(404, 'NotFound', DataSourceRouteMessages.notFound);
-  return deps.dataSources.resolve(ctx, { uid: found.metadata.name }, { deniedMessage: DataSourceRouteMessages.queryAccessDenied });
-}
-
 /**
  * POST /api/ds/query. Every query's data source is resolved first (one of them unknown: 404; not queryable by the
  * caller: 403), then the queries run. The answer is 200 when every entry succeeded, else 400 with every entry, the
@@ -56,7 +41,7 @@ export async function queryDataSources(req: Request, res: Response, deps: Adapte
     const key = JSON.stringify(ref);
     let found = sources.get(key);
     if (!found) {
-      found = 'name' in ref ? resolveByName(req, deps, ref.name) : deps.dataSources.resolve(ctx, ref as DataSourceRef, { deniedMessage: DataSourceRouteMessages.queryAccessDenied });
+      found = resolveQuerySource(deps, ctx, ref, { deniedMessage: DataSourceRouteMessages.queryAccessDenied, byNameUnfiltered: true });
       sources.set(key, found);
     }
     return found;

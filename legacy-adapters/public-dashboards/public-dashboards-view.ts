@@ -1,13 +1,13 @@
 import express, { type Request, type Response } from 'express';
-import { annotationKind as typedAnnotationKind, dataSourceKind, folderKind as typedFolderKind, PUBLIC_DASHBOARD_LABELS } from '../../apis';
+import { annotationKind as typedAnnotationKind, folderKind as typedFolderKind, PUBLIC_DASHBOARD_LABELS } from '../../apis';
 import { ANNOTATION_LABELS, parseTag, tagFilterLabel } from '../../apis/annotation.svc.app/v1beta1/annotation';
 import { StatusError } from '../../pkg/errors';
 import { anyKind, type JsonObject, labelKey, type Resource } from '../../pkg/meta';
-import { type DataSourceRef, DataSourceRouteMessages, type ResolvedDataSource } from '../../pkg/plugins/instances';
+import type { ResolvedDataSource } from '../../pkg/plugins/instances';
 import { parseTimeRange } from '../../pkg/plugins/time-range';
 import type { Registry, RequestContext } from '../../pkg/registry';
 import { type AdapterDeps, queryInt } from '../shared';
-import { parseQueryRequest, type RoutedQuery } from '../ds-query/ds-query-request';
+import { parseQueryRequest, resolveQuerySource } from '../ds-query/ds-query-request';
 import { type PlannedQuery, runQueries } from '../ds-query/ds-query-run';
 import { folderUidOf, legacyIdOf } from '../dashboards/dashboards-conversions';
 import { isValidAccessToken, PublicDashboardErrors as Errors, toPublicView } from './public-dashboards-conversions';
@@ -126,19 +126,6 @@ async function jsonBody(req: Request, res: Response, limit: number): Promise<unk
   return req.body ?? {};
 }
 
-/** A data source of the dashboard's organization, by what a query names (a uid, an id, or a name). */
-async function resolveIn(deps: AdapterDeps, ctx: RequestContext, ref: RoutedQuery['ref']): Promise<ResolvedDataSource> {
-  if (!('name' in ref)) return deps.dataSources.resolve(ctx, ref as DataSourceRef);
-  try {
-    return await deps.dataSources.resolve(ctx, { uid: ref.name });
-  } catch (err) {
-    if (!(err instanceof StatusError) || (err.code !== 404 && err.code !== 400)) throw err;
-  }
-  const found = (await deps.registry.list(ctx, anyKind(dataSourceKind), {})).items.find((d) => d.spec.name === ref.name);
-  if (!found) throw new StatusError(404, 'NotFound', DataSourceRouteMessages.notFound);
-  return deps.dataSources.resolve(ctx, { uid: found.metadata.name });
-}
-
 /**
  * `POST /api/public/dashboards/:accessToken/panels/:panelId/query`: the panel's queries as the dashboard saved them
  * (never a visitor's), through the data source query pipeline of POST /api/ds/query, over the dashboard's time (or
@@ -182,7 +169,7 @@ export async function queryPublicDashboard(req: Request, res: Response, deps: Ad
   const planned: PlannedQuery[] = [];
   for (const q of parsed.queries) {
     const key = JSON.stringify(q.ref);
-    if (!sources.has(key)) sources.set(key, resolveIn(deps, ctx, q.ref));
+    if (!sources.has(key)) sources.set(key, resolveQuerySource(deps, ctx, q.ref));
     planned.push({ source: await sources.get(key)!, query: q.query });
   }
   const gone = new AbortController();

@@ -1,13 +1,11 @@
-import { dataSourceKind } from '../../apis';
 import { StatusError } from '../../pkg/errors';
-import { anyKind, type JsonObject, type Resource } from '../../pkg/meta';
-import { type DataSourceRef, type ResolvedDataSource } from '../../pkg/plugins/instances';
+import { type JsonObject, type Resource } from '../../pkg/meta';
 import type { FrameJSON } from '../../pkg/plugins/frames';
 import type { RequestContext } from '../../pkg/registry';
 import type { MailAttachment } from '../../pkg/mail';
 import { csvOf, panelContent, type PdfDashboard, type ReportPanel, renderReportPdf } from '../../pkg/reports';
 import type { AdapterDeps } from '../shared';
-import { parseQueryRequest, type RoutedQuery } from '../ds-query/ds-query-request';
+import { parseQueryRequest, resolveQuerySource } from '../ds-query/ds-query-request';
 import { type PlannedQuery, runQueries } from '../ds-query/ds-query-run';
 import { flattenedPanels } from '../public-dashboards/public-dashboards-conversions';
 import { panelQueries } from '../public-dashboards/public-dashboards-query';
@@ -32,18 +30,6 @@ export function rangeOf(model: JsonObject, ...candidates: readonly ({ from: stri
   return typeof time.from === 'string' && typeof time.to === 'string' && time.from !== '' && time.to !== '' ? { from: time.from, to: time.to } : DEFAULT_RANGE;
 }
 
-async function resolve(deps: AdapterDeps, ctx: RequestContext, ref: RoutedQuery['ref']): Promise<ResolvedDataSource> {
-  if (!('name' in ref)) return deps.dataSources.resolve(ctx, ref as DataSourceRef);
-  try {
-    return await deps.dataSources.resolve(ctx, { uid: ref.name });
-  } catch (err) {
-    if (!(err instanceof StatusError) || (err.code !== 404 && err.code !== 400)) throw err;
-  }
-  const found = (await deps.registry.list(ctx, anyKind(dataSourceKind), {})).items.find((d) => d.spec.name === ref.name);
-  if (!found) throw new StatusError(404, 'NotFound', 'Data source not found');
-  return deps.dataSources.resolve(ctx, { uid: found.metadata.name });
-}
-
 /** One panel's frames: its saved queries (hidden ones left out) run over `range`; a failure is the panel's error. */
 async function panelFrames(deps: AdapterDeps, ctx: RequestContext, model: JsonObject, panel: JsonObject, range: { from: number; to: number }, login: string | undefined, values: ReadonlyMap<string, readonly string[]>): Promise<{ frames: FrameJSON[]; error?: string }> {
   const queries = (typeof panel.id === 'number' ? panelQueries(model, panel.id) ?? [] : []).map((q) => interpolate(q, values));
@@ -52,7 +38,7 @@ async function panelFrames(deps: AdapterDeps, ctx: RequestContext, model: JsonOb
     const intervalMs = Math.max(1, Math.ceil((range.to - range.from) / MAX_DATA_POINTS));
     const parsed = parseQueryRequest({ from: String(range.from), to: String(range.to), queries: queries.map((q) => ({ ...q, intervalMs, maxDataPoints: MAX_DATA_POINTS })) });
     const planned: PlannedQuery[] = [];
-    for (const q of parsed.queries) planned.push({ source: await resolve(deps, ctx, q.ref), query: q.query });
+    for (const q of parsed.queries) planned.push({ source: await resolveQuerySource(deps, ctx, q.ref), query: q.query });
     const results = await runQueries(planned, {
       range: parsed.range,
       timeoutMs: deps.config.dataproxy.timeout * 1000,
