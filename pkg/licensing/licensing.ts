@@ -45,7 +45,6 @@ const notFound = (message: string) => new StatusError(404, 'NotFound', message);
  *   await licensing.hasValidLicense(); // true
  */
 export class Licensing {
-  private ready?: Promise<void>;
   private readonly ctx: RequestContext = { requester: { identity: 'service:licensing' }, namespace: LICENSING_NAMESPACE, fieldManager: 'licensing' };
   private readonly key?: KeyObject;
   private readonly now: () => number;
@@ -57,15 +56,6 @@ export class Licensing {
     // The configuration checked the key at load: it reads.
     this.key = opts.publicKey ? createPublicKey(opts.publicKey) : undefined;
     this.now = opts.now ?? (() => Date.now());
-  }
-
-  /** Registers the kind with storage on first use (retried after a failure: the database may have been down). */
-  private init(): Promise<void> {
-    this.ready ??= this.registry.init().catch((err: unknown) => {
-      this.ready = undefined;
-      throw err;
-    });
-    return this.ready;
   }
 
   /**
@@ -100,7 +90,7 @@ export class Licensing {
    */
   async remove(instance: string): Promise<void> {
     if (!sameInstance(instance, this.opts.instance)) throw new StatusError(422, 'Invalid', `Incorrect instance name provided: this instance is ${this.opts.instance}`);
-    await this.init();
+    await this.registry.init();
     await this.registry.delete(this.ctx, licenseKind, NAME).catch(notFoundAsUndefined);
   }
 
@@ -155,12 +145,12 @@ export class Licensing {
   }
 
   private async stored(): Promise<Resource<LicenseSpec> | undefined> {
-    await this.init();
+    await this.registry.init();
     return this.registry.get(this.ctx, licenseKind, NAME).catch(notFoundAsUndefined);
   }
 
   private async store(token: string, { alg, claims }: VerifiedLicense): Promise<void> {
-    await this.init();
+    await this.registry.init();
     // The anchor's claims only: whatever else the token carries stays in the (encrypted) token.
     const spec: LicenseSpec = { alg, claims: tokenView(claims) as LicenseClaims & LicenseSpec['claims'], secure: { [SECURE_LICENSE_TOKEN]: token.trim() } };
     await this.registry.upsert(this.ctx, licenseKind, NAME, () => ({ apiVersion: `${licenseKind.group}/${licenseKind.version}`, kind: licenseKind.kind, metadata: { name: NAME }, spec }));

@@ -44,21 +44,10 @@ export function storedUserLimit(target: string): (tx: StorageTx, userId: number)
  *   await quotas.limits('org', 2, registry.namespaces.of(2)); // { dashboard: 5 }
  */
 export class StoredQuotas {
-  private ready?: Promise<void>;
-
   constructor(private readonly registry: Registry) {}
 
   private ctx(namespace: string): RequestContext {
     return { requester: { identity: 'service:quotas' }, namespace, fieldManager: 'admin-quotas' };
-  }
-
-  /** Registers the kind with storage on first use (retried after a failure: the database may have been down). */
-  private init(): Promise<void> {
-    this.ready ??= this.registry.init().catch((err: unknown) => {
-      this.ready = undefined;
-      throw err;
-    });
-    return this.ready;
   }
 
   /** Where a limit of this scope lives: the organization's namespace, or the settings namespace for a user's. */
@@ -68,7 +57,7 @@ export class StoredQuotas {
 
   /** Sets one limit (-1: none), in one write. `orgNamespace`: the organization's namespace, for an org's limit. */
   async set(scope: QuotaScope, id: number, orgNamespace: string | undefined, target: string, limit: number): Promise<void> {
-    await this.init();
+    await this.registry.init();
     const name = objectName(scope, id, target);
     await this.registry.upsert(this.ctx(this.namespace(scope, orgNamespace)), quotaKind, name, () => ({
       apiVersion: `${quotaKind.group}/${quotaKind.version}`,
@@ -80,7 +69,7 @@ export class StoredQuotas {
 
   /** The limits set for this organization or user, by target. */
   async limits(scope: QuotaScope, id: number, orgNamespace?: string): Promise<Record<string, number>> {
-    await this.init();
+    await this.registry.init();
     const { items } = await this.registry.list(this.ctx(this.namespace(scope, orgNamespace)), quotaKind, { labelSelector: `${OWNER_LABEL}=${scope}-${id}` });
     const out: Record<string, number> = {};
     for (const { spec } of items) {

@@ -114,6 +114,8 @@ export class Registry {
   private readonly quotas: Readonly<Record<string, QuotaLimit>>;
   /** The naming of organizations in this server's data. */
   readonly namespaces: Namespaces;
+  /** init()'s run under way or done; unset before the first and after a failed one, so the next call retries. */
+  private initRun?: Promise<void>;
 
   constructor(
     /** Private: what callers need of it (versions, changes, history, existence) are the registry's methods. */
@@ -144,7 +146,26 @@ export class Registry {
     return typeof kept === 'number' && kept > 0 ? kept : undefined;
   }
 
-  async init(): Promise<void> {
+  /**
+   * Registers the kinds with storage and brings what storage keeps for them up to date (search rows, redacted
+   * history, unique keys): once per registry. Concurrent and later calls share one run, so services may call it
+   * before each first use; after a failure (the database may have been down) the next call runs it again; after a
+   * success it answers at once without touching storage. A companion is a registry of its own kinds, so it has its
+   * own run.
+   *
+   * @example
+   *   await Promise.all([registry.init(), registry.init()]); // one run
+   *   await registry.init(); // resolves at once
+   */
+  init(): Promise<void> {
+    this.initRun ??= this.registerKinds().catch((err: unknown) => {
+      this.initRun = undefined;
+      throw err;
+    });
+    return this.initRun;
+  }
+
+  private async registerKinds(): Promise<void> {
     await this.storage.registerTypes(this.kinds.map(typeOf));
     // Objects stored before their kind was searchable (or before the index existed) get their rows.
     for (const kind of this.kinds.filter((k) => k.search)) {

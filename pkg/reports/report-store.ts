@@ -44,18 +44,7 @@ export const reportIdOf = (report: StoredReport): number => Number(report.metada
  *   (await reports.get(1, reportIdOf(created)))?.spec.name;
  */
 export class ReportStore {
-  private ready?: Promise<void>;
-
   constructor(private readonly registry: Registry) {}
-
-  /** Registers the kinds with storage on first use (retried after a failure: the database may have been down). */
-  private init(): Promise<void> {
-    this.ready ??= this.registry.init().catch((err: unknown) => {
-      this.ready = undefined;
-      throw err;
-    });
-    return this.ready;
-  }
 
   private ctx(orgId: number, requester: Requester = { identity: 'service:reports' }): RequestContext {
     return { requester, namespace: this.registry.namespaces.of(orgId), fieldManager: 'reports' };
@@ -63,14 +52,14 @@ export class ReportStore {
 
   /** The organization's reports, by id. */
   async list(orgId: number): Promise<StoredReport[]> {
-    await this.init();
+    await this.registry.init();
     const { items } = await this.registry.list(this.ctx(orgId), reportKind, {});
     return items.sort((a, b) => reportIdOf(a) - reportIdOf(b));
   }
 
   /** The report `id` of the organization, or undefined. */
   async get(orgId: number, id: number): Promise<StoredReport | undefined> {
-    await this.init();
+    await this.registry.init();
     try {
       return await this.registry.get(this.ctx(orgId), reportKind, String(id));
     } catch (err) {
@@ -81,7 +70,7 @@ export class ReportStore {
 
   /** Stores a new report, numbered by the registry; its owner is `writer`. */
   async create(orgId: number, writer: ReportWriter, spec: ReportSpec): Promise<StoredReport> {
-    await this.init();
+    await this.registry.init();
     return this.registry.create(this.ctx(orgId, writer), reportKind, {
       apiVersion: `${reportKind.group}/${reportKind.version}`,
       kind: reportKind.kind,
@@ -92,7 +81,7 @@ export class ReportStore {
 
   /** Replaces the report's spec (its owner stays); undefined when the organization has no such report. */
   async update(orgId: number, writer: Requester, id: number, spec: ReportSpec): Promise<StoredReport | undefined> {
-    await this.init();
+    await this.registry.init();
     try {
       const now = Date.now();
       return await this.registry.patch(this.ctx(orgId, writer), reportKind, String(id), (current) => ({ ...current, metadata: { ...current.metadata, labels: withNextRun(current.metadata.labels, spec, now, now) }, spec }));
@@ -104,7 +93,7 @@ export class ReportStore {
 
   /** Deletes the report; false when the organization has no such report. */
   async delete(orgId: number, writer: Requester, id: number): Promise<boolean> {
-    await this.init();
+    await this.registry.init();
     try {
       await this.registry.delete(this.ctx(orgId, writer), reportKind, String(id));
       return true;
@@ -116,7 +105,7 @@ export class ReportStore {
 
   /** The reports of every organization due at `now` (their next run passed), at most `limit`. */
   async due(now: number, limit = 100): Promise<StoredReport[]> {
-    await this.init();
+    await this.registry.init();
     return (await this.registry.findLabelBelow(reportKind, NEXT_RUN_LABEL, Math.floor(now / 1000) + 1, limit)) as StoredReport[];
   }
 
@@ -126,7 +115,7 @@ export class ReportStore {
    * next run moved), or deleted, is undefined. Of replicas claiming at once exactly one gets it.
    */
   async claim(report: StoredReport, now: number): Promise<StoredReport | undefined> {
-    await this.init();
+    await this.registry.init();
     const ctx: RequestContext = { requester: { identity: 'service:report-scheduler' }, namespace: report.metadata.namespace!, fieldManager: 'report-scheduler' };
     try {
       return await this.registry.patch(ctx, reportKind, report.metadata.name, (current) => {
@@ -146,7 +135,7 @@ export class ReportStore {
 
   /** The organization's report settings, undefined until saved once. */
   async settings(orgId: number): Promise<StoredReportSettings | undefined> {
-    await this.init();
+    await this.registry.init();
     try {
       return await this.registry.get(this.ctx(orgId), reportSettingsKind, REPORT_SETTINGS_NAME);
     } catch (err) {
@@ -157,7 +146,7 @@ export class ReportStore {
 
   /** Creates or replaces the organization's report settings, in one write. */
   async saveSettings(orgId: number, writer: ReportWriter, spec: ReportSettingsSpec): Promise<StoredReportSettings> {
-    await this.init();
+    await this.registry.init();
     const name = REPORT_SETTINGS_NAME;
     const { object } = await this.registry.upsert(this.ctx(orgId, writer), reportSettingsKind, name, (current) => ({
       apiVersion: `${reportSettingsKind.group}/${reportSettingsKind.version}`,

@@ -18,7 +18,6 @@ const toStored = ({ metadata, spec }: Resource<DataKeySpec>): StoredDataKey => (
  * @example new SecretsService({ secretKey, keys: new RegistryKeyStore(new Registry(storage, internalKinds, options)) })
  */
 export class RegistryKeyStore implements DataKeyStore {
-  private ready?: Promise<void>;
   private readonly ctx: RequestContext;
 
   /** `namespace`: where the keys are (tests keep sets apart); the server's is {@link SECRETS_NAMESPACE}. */
@@ -29,23 +28,14 @@ export class RegistryKeyStore implements DataKeyStore {
     this.ctx = { requester: { identity: 'service:secrets' }, namespace, fieldManager: 'secrets' };
   }
 
-  /** Registers the kind with storage on first use (retried after a failure: the database may have been down). */
-  private init(): Promise<void> {
-    this.ready ??= this.registry.init().catch((err: unknown) => {
-      this.ready = undefined;
-      throw err;
-    });
-    return this.ready;
-  }
-
   async list(): Promise<StoredDataKey[]> {
-    await this.init();
+    await this.registry.init();
     const { items } = await this.registry.list(this.ctx, dataKeyKind, {});
     return items.map(toStored).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async get(id: string): Promise<StoredDataKey | undefined> {
-    await this.init();
+    await this.registry.init();
     try {
       return toStored(await this.registry.get(this.ctx, dataKeyKind, id));
     } catch (err) {
@@ -55,12 +45,12 @@ export class RegistryKeyStore implements DataKeyStore {
   }
 
   async create(key: StoredDataKey): Promise<void> {
-    await this.init();
+    await this.registry.init();
     await this.registry.create(this.ctx, dataKeyKind, { metadata: { name: key.id }, spec: specOf(key) });
   }
 
   async rewrap(key: StoredDataKey): Promise<void> {
-    await this.init();
+    await this.registry.init();
     await this.registry.patch(this.ctx, dataKeyKind, key.id, (current) => ({ ...current, spec: specOf(key) }));
   }
 }

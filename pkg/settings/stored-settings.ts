@@ -20,23 +20,13 @@ const objectName = (section: string) => section.replaceAll('.', '-').replaceAll(
  *   await settings.all(); // { 'auth.saml': { enabled: 'true' } }
  */
 export class StoredSettings {
-  private ready?: Promise<void>;
   private readonly ctx: RequestContext = { requester: { identity: 'service:settings' }, namespace: SETTINGS_NAMESPACE, fieldManager: 'admin-settings' };
 
   constructor(private readonly registry: Registry) {}
 
-  /** Registers the kind with storage on first use (retried after a failure: the database may have been down). */
-  private init(): Promise<void> {
-    this.ready ??= this.registry.init().catch((err: unknown) => {
-      this.ready = undefined;
-      throw err;
-    });
-    return this.ready;
-  }
-
   /** Every stored section. */
   async all(): Promise<SettingSections> {
-    await this.init();
+    await this.registry.init();
     const { items } = await this.registry.list(this.ctx, settingKind, {});
     const out: SettingSections = {};
     for (const { spec } of items) out[spec.section] = { ...spec.values };
@@ -48,7 +38,7 @@ export class StoredSettings {
    * sees a section before or after, never half-changed (a section emptied stays, empty: GET shows it as `{}`).
    */
   async change(updates: Readonly<SettingSections>, removals: Readonly<Record<string, readonly string[]>>): Promise<void> {
-    await this.init();
+    await this.registry.init();
     for (const section of new Set([...Object.keys(updates), ...Object.keys(removals)])) {
       const name = objectName(section);
       await this.registry.upsert(this.ctx, settingKind, name, (current) => {

@@ -55,7 +55,6 @@ const isCode = (err: unknown, code: number) => err instanceof StatusError && err
  *   const { kid, privateKey } = await keys.signer(); // sign(null, data, { key: privateKey, dsaEncoding: 'ieee-p1363' })
  */
 export class SigningKeys {
-  private ready?: Promise<void>;
   private readonly ctx: RequestContext;
   private readonly now: () => Date;
   private readonly prefix: string;
@@ -71,18 +70,9 @@ export class SigningKeys {
     this.prefix = opts.prefix ?? 'id-token';
   }
 
-  /** Registers the kind with storage on first use (retried after a failure: the database may have been down). */
-  private init(): Promise<void> {
-    this.ready ??= this.registry.init().catch((err: unknown) => {
-      this.ready = undefined;
-      throw err;
-    });
-    return this.ready;
-  }
-
   /** The JSON Web Key Set: the public half of every unexpired key, oldest first; this month's key is made if missing. */
   async jwks(): Promise<{ keys: PublicJwk[] }> {
-    await this.init();
+    await this.registry.init();
     let items = await this.unexpired();
     if (!items.some((k) => k.metadata.name === this.currentId())) {
       await this.current();
@@ -93,7 +83,7 @@ export class SigningKeys {
 
   /** The key to sign with now: this month's, made if no replica has made it yet. */
   async signer(): Promise<Signer> {
-    await this.init();
+    await this.registry.init();
     const kid = (await this.current()).metadata.name;
     let privateKey = this.privateKeys.get(kid);
     if (!privateKey) {
