@@ -54,8 +54,11 @@ const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${
 // ---------------------------------------------------------------- load
 
 /** Requests per second of one autocannon phase; every non-2xx answer makes the figure void (said so). */
-async function rate(url, { duration, connections, method = 'GET', headers = {}, body }) {
-  const r = await autocannon({ url, duration, connections, method, headers, body });
+async function rate(url, { duration, connections, method = 'GET', headers = {}, body, distinct = false }) {
+  // distinct: a query parameter the server ignores makes each request's URL new, so no kept answer serves it.
+  let n = 0;
+  const requests = distinct ? [{ setupRequest: (req) => ({ ...req, path: `${req.path}${req.path.includes('?') ? '&' : '?'}bench=${n++}` }) }] : undefined;
+  const r = await autocannon({ url, duration, connections, method, headers, body, ...(requests ? { requests } : {}) });
   const bad = r.non2xx + r.errors + r.timeouts;
   return { rps: r.requests.mean, p50: r.latency.p50, p99: r.latency.p99, bad, total: r.requests.total };
 }
@@ -118,8 +121,10 @@ async function runBackend(backend, opts) {
 
     const health = await rate(`${base}/api/health`, phase);
     const get = await g(`${COLLECTION}/bench-one`);
+    const getComputed = await g(`${COLLECTION}/bench-one`, { distinct: true });
     const legacy = await g('/api/dashboards/uid/bench-one');
     const list = await g(`${COLLECTION}?limit=100`);
+    const listComputed = await g(`${COLLECTION}?limit=100`, { distinct: true });
     const body = JSON.stringify({ apiVersion: 'dashboard.svc.app/v1beta1', kind: 'Dashboard', metadata: { generateName: 'c-' }, spec: JSON.parse(DOC) });
     const create = await g(COLLECTION, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body });
     let insert;
@@ -140,13 +145,16 @@ async function runBackend(backend, opts) {
     out(`\n== ${backend}: ${opts.connections} connections, ${opts.duration} s per phase, server pid ${server.child.pid}`);
     row('GET /api/health', health);
     row('GET /apis/.../dashboards/<name> (bearer)', get);
+    row('  the same, a new URL each (not kept)', getComputed);
     row('GET /api/dashboards/uid/<uid> (bearer)', legacy);
     row('GET /apis/.../dashboards?limit=100', list);
+    row('  the same, a new URL each (not kept)', listComputed);
     row('POST /apis/.../dashboards (create)', create);
     out(`  ${'pgbench INSERT ~400 B jsonb'.padEnd(40)} ${f(insert).padStart(8)} /s`);
     out(`  ${'pgbench SELECT by primary key'.padEnd(40)} ${f(select).padStart(8)} /s`);
     out(`  ratios: GET/health ${ratio(get.rps, health.rps)} (target >= 0.5)   create/pgbench-insert ${ratio(create.rps, insert)} (>= 0.1)`);
     out(`          list-page/GET ${ratio(list.rps, get.rps)} (>= 0.33)   legacy/apis ${ratio(legacy.rps, get.rps)} (>= 0.75)`);
+    out(`   not kept: GET/health ${ratio(getComputed.rps, health.rps)}   list-page/GET ${ratio(listComputed.rps, getComputed.rps)}`);
 
     const dashboards = backend === 'embedded' ? opts.embeddedDashboards : opts.dashboards;
     if (dashboards > 0) {

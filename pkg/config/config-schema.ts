@@ -91,6 +91,7 @@ const registrySchema = z.object({
   history_window_seconds: int(3600, 1).describe('continue tokens and watch resourceVersions older than this answer 410'),
   compaction_interval_seconds: int(300, 1, MAX_TIMER_SECONDS),
   watch_poll_interval_ms: int(100, 1, MAX_TIMER_MS),
+  answer_cache_mb: int(32, 0, 4096).describe('MiB of JSON answers of /apis reads kept per process while nothing stored changes; 0 keeps none'),
 });
 
 /** The anchor's default `security.secret_key`: a server that keeps it warns at every start. */

@@ -1,6 +1,7 @@
 import express, { type Request, type Response, Router } from 'express';
 import { StatusError } from '../errors';
-import type { KindRegistration } from '../meta';
+import type { KindRegistration, Resource, ResourceList } from '../meta';
+import type { AnswerCache } from './answer-cache';
 import { type DeleteOptions, listAcross, type ListOptions, type OrgDirectory, type Registry, type RequestContext } from '../registry';
 import { defaultFieldManager, validateFieldManager } from '../registry/managed-fields';
 import type { Logger } from '../log';
@@ -21,6 +22,8 @@ export interface ApisRouterOptions {
   log?: Logger;
   /** Ends open watches whose caller's credential lost its access. */
   credentials?: WatchCredentials;
+  /** Keeps JSON answers of reads while the stored data is unchanged (none: every read is computed). */
+  answers?: AnswerCache;
 }
 
 const NOT_FOUND = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource');
@@ -29,9 +32,15 @@ const NOT_FOUND = () => new StatusError(404, 'NotFound', 'the server could not f
  * `/apis/<group>/<version>/namespaces/<namespace>/<resource>[/<name>[/<subresource>]]`: the Kubernetes-style API of
  * every registered kind, the same routes for all of them.
  */
-export function apisRouter({ registry, orgs, subresources, watchHub, log, credentials }: ApisRouterOptions): Router {
+export function apisRouter({ registry, orgs, subresources, watchHub, log, credentials, answers }: ApisRouterOptions): Router {
   const router = Router();
   const base = '/apis/:group/:version/namespaces/:namespace/:resource';
+
+  // A read's answer: kept and sent again while nothing stored changed when it is JSON, else computed each time.
+  const answer = async (req: Request, res: Response, how: ReturnType<typeof negotiate>, kind: KindRegistration, read: () => Promise<Resource | ResourceList>) => {
+    if (how.kind === 'json' && answers) return answers.send(req, res, read);
+    sendNegotiated(res, how, kind, await read());
+  };
 
   const resolve = async (req: Request): Promise<{ kind: KindRegistration; ctx: RequestContext }> => {
     const { group, version, namespace, resource } = req.params as Record<string, string>;
@@ -48,7 +57,7 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log, creden
       const render = how.kind === 'table' ? tableWatchRenderer(kind, how.includeObject) : undefined;
       return serveWatch(req, res, { hub: watchHub, registry, kind, contexts: [ctx], render, log, credentials });
     }
-    sendNegotiated(res, how, kind, await registry.list(ctx, kind, listOptions(req)));
+    await answer(req, res, how, kind, () => registry.list(ctx, kind, listOptions(req)));
   });
 
   router.post(base, requireJson, async (req, res) => {
@@ -66,8 +75,7 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log, creden
 
   router.get(`${base}/:name`, async (req, res) => {
     const { kind, ctx } = await resolve(req);
-    const how = negotiate(req);
-    sendNegotiated(res, how, kind, await registry.get(ctx, kind, req.params.name as string));
+    await answer(req, res, negotiate(req), kind, () => registry.get(ctx, kind, req.params.name as string));
   });
 
   router.put(`${base}/:name`, requireJson, async (req, res) => {
@@ -113,7 +121,7 @@ export function apisRouter({ registry, orgs, subresources, watchHub, log, creden
       const render = how.kind === 'table' ? tableWatchRenderer(kind, how.includeObject) : undefined;
       return serveWatch(req, res, { hub: watchHub, registry, kind, contexts, across: true, render, log, credentials });
     }
-    sendNegotiated(res, how, kind, await listAcross(registry, contexts, kind, listOptions(req)));
+    await answer(req, res, how, kind, () => listAcross(registry, contexts, kind, listOptions(req)));
   });
 
   // A known path with a verb it does not serve is 405; any other /apis path is 404.

@@ -40,6 +40,7 @@ import { Mailer } from '../mail';
 import { internalKinds } from '../../apis';
 import { ScopedReads, type Storage } from '../../storage';
 import { readScope } from './read-scope';
+import { AnswerCache } from './answer-cache';
 import { apisRouter } from './apis-router';
 import { WatchCredentials } from './watch-credentials';
 import type { BuildInfo } from './build-info';
@@ -126,7 +127,15 @@ export function createApp(deps: AppDeps): {
   app.use(requestLog(deps.log, metrics));
   app.use(healthRouter(deps.storage, deps.build, () => draining));
   app.use(metricsRouter(metrics, deps.config.metrics));
-  if (deps.storage instanceof ScopedReads) app.use(readScope(deps.storage, readAheadRoutes(legacyAreas, deps.registry.namespaces)));
+  // JSON answers of /apis reads are kept while nothing stored changes (the request's one versions statement tells).
+  const { storage } = deps;
+  const answerBytes = deps.config.registry.answer_cache_mb * 2 ** 20;
+  let answers: AnswerCache | undefined;
+  if (storage instanceof ScopedReads && answerBytes > 0) {
+    const cache: AnswerCache = new AnswerCache(() => storage.stamp(), { maxBytes: answerBytes, onSend: metrics.answers(() => cache.stats()) });
+    answers = cache;
+  }
+  if (storage instanceof ScopedReads) app.use(readScope(storage, readAheadRoutes(legacyAreas, deps.registry.namespaces), (url) => !!answers?.holds(url)));
   // Public, as kube-apiserver's /version; the legacy API's specification and explorer hold no data.
   app.use(versionRouter(deps.build));
   app.use(legacyOpenApiRouter({ version: deps.build.version }));
@@ -190,7 +199,7 @@ export function createApp(deps: AppDeps): {
   // Open watches end within about a second of their credential losing its access (a revoked token, a role change).
   const callers = new CallerCheck({ users, accounts, access, password: cloud ? undefined : verify, sessions: cloud ? undefined : { store: sessions, cookieName } });
   const credentials = new WatchCredentials(callers, { log: deps.log });
-  app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? storedOrgs(users), subresources, watchHub, log: deps.log, credentials }));
+  app.use(apisRouter({ registry: deps.registry, orgs: deps.orgs ?? storedOrgs(users), subresources, watchHub, log: deps.log, credentials, answers }));
   // The legacy API, area by area; the login form (`/login`, `/logout`) is among them, outside /api and reachable
   // without credentials (not in the cloud edition, bearer tokens only).
   const { log, registry, config } = deps;

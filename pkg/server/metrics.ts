@@ -29,6 +29,19 @@ export class Metrics {
   private readonly pollLag: Histogram;
   private readonly loginFailures: Counter;
 
+  /**
+   * The kept answers of /apis reads (pkg/server/answer-cache.ts): the bytes kept, read when scraped, and the answers
+   * sent kept or computed, counted by the function returned.
+   *
+   * @example const sent = metrics.answers(() => cache.stats()); sent(true);
+   */
+  answers(stats: () => { bytes: number }): (kept: boolean) => void {
+    const registers = [this.registry];
+    new Gauge({ name: `${PREFIX}apis_answers_kept_bytes`, help: 'Bytes of JSON answers of /apis reads kept in memory (registry.answer_cache_mb)', registers, collect() { this.set(stats().bytes); } });
+    const sent = new Counter({ name: `${PREFIX}apis_answers_total`, help: 'JSON answers of /apis reads, by source: kept (sent again, nothing stored had changed) or computed', labelNames: ['source'], registers });
+    return (kept) => sent.inc({ source: kept ? 'kept' : 'computed' });
+  }
+
   constructor(storage: Storage, build: BuildInfo, openWatches: () => number) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });

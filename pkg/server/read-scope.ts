@@ -34,11 +34,12 @@ function objectOf(path: string): ResourceKey | undefined {
  * includes its own write. Watches read directly, since they outlive any snapshot. The scope ends with the response: a timer started by the request reads directly. A GET of
  * one object under /apis names the object it reads: it is read in the statement of the versions, one query in all
  * (read only once the request needs the versions, so after its credential's checksum; handed out only as the
- * registry reads it, after authentication).
+ * registry reads it, after authentication), unless `answered` says its answer is kept: then the versions alone tell
+ * whether the kept answer is still the answer, and the object is read only if it is not (two statements).
  *
  * @example app.use(readScope(storage)); // before authentication
  */
-export function readScope(storage: ScopedReads, readAhead: readonly ReadAheadRoute[] = []): RequestHandler {
+export function readScope(storage: ScopedReads, readAhead: readonly ReadAheadRoute[] = [], answered: (url: string) => boolean = () => false): RequestHandler {
   // The legacy GETs that name their object, matched as express matches routes (path-to-regexp, case-insensitive,
   // a trailing slash allowed, parameters decoded; a malformed escape matches nothing).
   const legacy = readAhead.map((route) => ({ route, match: match<Record<string, string>>(route.path, { sensitive: false, end: true, trailing: true }) }));
@@ -59,7 +60,8 @@ export function readScope(storage: ScopedReads, readAhead: readonly ReadAheadRou
   return (req, res, next) => {
     if (isWatchRequest(req)) return next();
     const reading = req.method === 'GET' || req.method === 'HEAD';
-    const object = !reading ? undefined : req.path.startsWith('/apis/') ? objectOf(req.path) : req.path.startsWith('/api/') ? legacyObjectOf(req) : undefined;
+    // An /apis GET whose answer is kept (pkg/server/answer-cache.ts) is likely answered from it: the versions alone.
+    const object = !reading ? undefined : req.path.startsWith('/apis/') ? (answered(req.originalUrl) ? undefined : objectOf(req.path)) : req.path.startsWith('/api/') ? legacyObjectOf(req) : undefined;
     storage.run(() => next(), (end) => res.once('close', end), object);
   };
 }

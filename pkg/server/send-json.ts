@@ -22,14 +22,30 @@ const PIECE_CHARS = 16_384;
  * @example sendJson(res, await registry.list(ctx, kind, opts));
  */
 export function sendJson(res: Response, body: unknown, contentType: string = JSON_CONTENT_TYPE): void {
-  res.setHeader('Content-Type', contentType);
   const pieces = piecesOf(body);
   if (!pieces) {
+    res.setHeader('Content-Type', contentType);
     res.send(Buffer.from(JSON.stringify(body)));
     return;
   }
+  sendPieces(res, pieces, contentType);
+}
+
+/**
+ * The bytes {@link sendJson} sends for `body`: one buffer, or (a long list) pieces of about 16 KB, to keep and send
+ * again with {@link sendPieces}.
+ *
+ * @example const pieces = jsonPieces(await registry.list(ctx, kind, opts)); sendPieces(res, pieces);
+ */
+export function jsonPieces(body: unknown): Buffer[] {
+  return (piecesOf(body) ?? [JSON.stringify(body)]).map((p) => Buffer.from(p));
+}
+
+/** Sends `pieces` (strings or bytes) as the body, with their Content-Type and Content-Length, under one cork. */
+export function sendPieces(res: Response, pieces: readonly (string | Buffer)[], contentType: string = JSON_CONTENT_TYPE): void {
+  res.setHeader('Content-Type', contentType);
   let length = 0;
-  for (const p of pieces) length += Buffer.byteLength(p);
+  for (const p of pieces) length += typeof p === 'string' ? Buffer.byteLength(p) : p.length;
   res.setHeader('Content-Length', length);
   res.cork();
   for (const p of pieces) res.write(p);
