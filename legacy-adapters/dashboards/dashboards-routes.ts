@@ -99,7 +99,8 @@ async function hasEnabledPublicDashboard(registry: Registry, ctx: RequestContext
   return found.items.some((p) => p.spec.dashboardUid === uid && p.spec.isEnabled);
 }
 
-export async function getDashboardByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {
+/** `GET /api/dashboards/uid/:uid`: the dashboard with its meta, all of it from what is stored and the caller. */
+export async function dashboardByUID(req: Request, deps: AdapterDeps): Promise<unknown> {
   const { registry } = deps;
   const ctx = requestContext(req, registry);
   const dashboard = await get(registry, ctx, String(req.params.uid));
@@ -109,7 +110,7 @@ export async function getDashboardByUID(req: Request, res: Response, deps: Adapt
     starsOf(registry).isStarred(req.user!, dashboardKind, dashboard),
     hasEnabledPublicDashboard(registry, ctx, dashboard.metadata.name),
   ]);
-  res.json(await withLogins(req, deps, (nameOf) => toDashboardFullWithMeta(dashboard, { folder, rights, isStarred, nameOf, publicDashboardEnabled })));
+  return withLogins(req, deps, (nameOf) => toDashboardFullWithMeta(dashboard, { folder, rights, isStarred, nameOf, publicDashboardEnabled }));
 }
 
 export async function deleteDashboardByUID(req: Request, res: Response, deps: AdapterDeps): Promise<void> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineArea, deprecatedIdForm, guard, type LegacyRoute } from '../shared';
+import { answering, defineArea, deprecatedIdForm, guard, type LegacyRoute } from '../shared';
 import {
-  deleteDashboardByUID, getDashboardByUID, getDashboardTags, getDashboardVersionByUID, getDashboardVersionsByUID, getHomeDashboard, postDashboard,
+  dashboardByUID, deleteDashboardByUID, getDashboardTags, getDashboardVersionByUID, getDashboardVersionsByUID, getHomeDashboard, postDashboard,
   restoreDashboardVersionByUID,
 } from './dashboards-routes';
 import { saveDashboardCommandSchema } from './dashboards-conversions';
@@ -133,7 +133,7 @@ export const dashboardsArea = defineArea({
       responses: { 200: { description: 'By term.', schema: z.array(z.object({ term: z.string(), count: z.number().int() })), name: 'DashboardTagCloud' }, 401: {} },
     },
     {
-      method: 'get', path: '/api/dashboards/uid/:uid', guard: guard.signedIn, handler: getDashboardByUID, operationId: 'getDashboardByUID', tags, summary: 'Get a dashboard with its meta.', params: [uid],
+      method: 'get', path: '/api/dashboards/uid/:uid', guard: guard.signedIn, ...answering(dashboardByUID), operationId: 'getDashboardByUID', tags, summary: 'Get a dashboard with its meta.', params: [uid],
       reads: { kind: dashboardKind, param: 'uid' },
       responses: { 200: { description: 'The dashboard.', schema: dashboardFull, name: 'DashboardFullWithMeta' }, 401: {}, 403: {}, 404: { description: 'Dashboard not found' } },
     },

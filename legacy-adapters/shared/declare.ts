@@ -9,6 +9,9 @@ import type { LegacyMethod, RouteDescription } from './route-doc';
 
 export type RouteHandler = (req: Request, res: Response, deps: AdapterDeps) => Promise<void> | void;
 
+/** The JSON a GET answers with status 200 (an error is thrown). */
+export type RouteAnswer = (req: Request, deps: AdapterDeps) => Promise<unknown>;
+
 /**
  * One route of a legacy area: served, described in the OpenAPI documents and listed in the authorization matrix
  * from this alone (its description's fields beside method, path, guard and handler).
@@ -32,6 +35,27 @@ export interface LegacyRoute extends RouteDescription {
    * acts in (see {@link readAheadRoutes}); used only when the handler reads that very key.
    */
   reads?: { kind: KindRegistration; param: string };
+  /**
+   * A GET whose 200 answer is this JSON, computed from what is stored, the URL and the caller alone (no clock, no
+   * other header): the server may send it again while nothing stored changes (pkg/server/answer-cache.ts); `handler`
+   * sends it computed. Declared with {@link answering}.
+   */
+  answer?: RouteAnswer;
+}
+
+/**
+ * The handler and answer of a route that answers with JSON computed from what is stored, the URL and the caller
+ * alone (see `LegacyRoute.answer`).
+ *
+ * @example { method: 'get', path: '/api/dashboards/uid/:uid', guard: guard.signedIn, ...answering(dashboardByUID), ... }
+ */
+export function answering(answer: RouteAnswer): { handler: RouteHandler; answer: RouteAnswer } {
+  return {
+    answer,
+    handler: async (req, res, deps) => {
+      res.json(await answer(req, deps));
+    },
+  };
 }
 
 /**

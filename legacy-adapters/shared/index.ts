@@ -1,6 +1,6 @@
 export { bind, bodyObject } from './body';
 export { deprecatedIdForm, findByInternalId, type IdFormOptions } from './deprecated-id';
-export { defineArea, type LegacyArea, type LegacyRoute, type ReadAheadRoute, readAheadRoutes, type RouteHandler, routeName, servedRoutes } from './declare';
+export { answering, defineArea, type LegacyArea, type LegacyRoute, type ReadAheadRoute, readAheadRoutes, type RouteAnswer, type RouteHandler, routeName, servedRoutes } from './declare';
 export type { AdapterDeps } from './deps';
 export { byKind, legacyError, type LegacyErrors, type Wording } from './errors';
 export { folderUrl } from './folder-url';

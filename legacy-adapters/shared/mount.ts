@@ -8,6 +8,11 @@ import { enforce } from './guards';
 export interface LegacyRouterOptions {
   only?: (route: LegacyRoute) => boolean;
   before?: readonly RequestHandler[];
+  /**
+   * Sends a route's declared answer (`LegacyRoute.answer`): kept and sent again while nothing stored changes
+   * (pkg/server/answer-cache.ts). Without it the answer is computed at every request.
+   */
+  keep?: (req: Request, res: Response, compute: () => Promise<unknown>) => Promise<void>;
 }
 
 /**
@@ -26,17 +31,19 @@ export function legacyRouter(areas: readonly LegacyArea[], deps: AdapterDeps, op
   const router = Router();
   for (const area of areas) {
     for (const route of area.routes) {
-      if ((route.servedIn?.(deps.config) ?? true) && (opts.only?.(route) ?? true)) router[route.method](route.path, ...(opts.before ?? []), handle(area, route, deps));
+      if ((route.servedIn?.(deps.config) ?? true) && (opts.only?.(route) ?? true)) router[route.method](route.path, ...(opts.before ?? []), handle(area, route, deps, opts.keep));
     }
   }
   return router;
 }
 
-function handle(area: LegacyArea, route: LegacyRoute, deps: AdapterDeps) {
+function handle(area: LegacyArea, route: LegacyRoute, deps: AdapterDeps, keep: LegacyRouterOptions['keep']) {
+  const { answer } = route;
   return async (req: Request, res: Response) => {
     try {
       await enforce(route.guard, req);
-      await route.handler(req, res, deps);
+      if (answer && keep) await keep(req, res, () => answer(req, deps));
+      else await route.handler(req, res, deps);
     } catch (err) {
       throw area.errors ? legacyError(area.errors, err) : err;
     }

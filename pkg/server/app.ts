@@ -234,7 +234,7 @@ export function createApp(deps: AppDeps): {
   const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, saml, quotas, signingKeys, reports, recordingRules, licensing, mailer: new Mailer(config.smtp) };
   publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
   streamingApi.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !!route.rawBody }));
-  app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !route.rawBody }));
+  app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !route.rawBody, keep: answers && ((req, res, compute) => answers!.send(req, res, compute)) }));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
   });

@@ -60,8 +60,8 @@ export function readScope(storage: ScopedReads, readAhead: readonly ReadAheadRou
   return (req, res, next) => {
     if (isWatchRequest(req)) return next();
     const reading = req.method === 'GET' || req.method === 'HEAD';
-    // An /apis GET whose answer is kept (pkg/server/answer-cache.ts) is likely answered from it: the versions alone.
-    const object = !reading ? undefined : req.path.startsWith('/apis/') ? (answered(req.originalUrl) ? undefined : objectOf(req.path)) : req.path.startsWith('/api/') ? legacyObjectOf(req) : undefined;
+    // A GET whose answer is kept (pkg/server/answer-cache.ts) is likely answered from it: the versions alone.
+    const object = !reading || answered(req.originalUrl) ? undefined : req.path.startsWith('/apis/') ? objectOf(req.path) : req.path.startsWith('/api/') ? legacyObjectOf(req) : undefined;
     storage.run(() => next(), (end) => res.once('close', end), object);
   };
 }

@@ -49,6 +49,32 @@ describe('kept answers of /apis reads', () => {
     }
   });
 
+  it('the legacy GET of a dashboard is kept too: the versions alone, the same bytes; a star or another caller changes its meta', async () => {
+    const path = '/api/dashboards/uid/a';
+    const first = await t.as.get(path).expect(200);
+    expect(first.body.meta.isStarred).toBe(false);
+    const again = await counted(() => t.as.get(path).expect(200));
+    expect(again.sql).toEqual([expect.stringMatching(VERSIONS_ONLY)]);
+    expect(again.result.text).toBe(first.text);
+    await t.as.post('/api/user/stars/dashboard/uid/a').expect(200);
+    expect((await t.as.get(path).expect(200)).body.meta.isStarred).toBe(true);
+    const viewer = await t.anonymous.get(path).auth('viewer', PASSWORD).expect(200);
+    expect([viewer.body.meta.isStarred, viewer.body.meta.canEdit]).toEqual([false, false]);
+    expect((await t.as.get(path).expect(200)).body.meta.canEdit).toBe(true);
+  });
+
+  it('an object read for the first time is read with the versions (one statement); once changed, two (the versions, then the object)', async () => {
+    await t.as.post(DASHBOARDS).send({ metadata: { name: 'fresh' }, spec: { title: 'Fresh' } }).expect(201);
+    const first = await counted(() => t.as.get(`${DASHBOARDS}/fresh`).expect(200));
+    expect(first.sql).toEqual([expect.stringMatching(/from "resource_version" union all select .* from "resource" where/)]);
+    const current = first.result.body;
+    await t.as.put(`${DASHBOARDS}/fresh`).send({ ...current, spec: { title: 'Changed' } }).expect(200);
+    const changed = await counted(() => t.as.get(`${DASHBOARDS}/fresh`).expect(200));
+    expect(changed.result.body.spec.title).toBe('Changed');
+    expect(changed.sql).toHaveLength(2);
+    await t.as.delete(`${DASHBOARDS}/fresh`).expect(200);
+  });
+
   it('a write in between is in the next answer, and the new answer is kept in turn', async () => {
     const page = `${DASHBOARDS}?limit=50`;
     expect(names((await t.as.get(page).expect(200)).body)).toEqual(['a', 'b']);

@@ -10,12 +10,14 @@ import { createUser, PASSWORD } from '../support/users';
 
 const DASHBOARDS = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards';
 
+// Answers computed every time (no kept answers, pkg/server/answer-cache.ts, which answer-cache.test.ts counts): what
+// the read scope itself reads.
 describe('SQL statements per request', () => {
   let t: TestApp;
   let counting = false;
   const statements: string[] = [];
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp(['--registry.answer_cache_mb=0']);
     t.storage.observeQueries((_seconds, _failed, sql) => counting && statements.push(sql));
     await t.as.post('/api/folders').send({ uid: 'f', title: 'F' }).expect(200);
     await t.as.post('/api/dashboards/db').send({ dashboard: { uid: 'd', title: 'D' }, folderUid: 'f' }).expect(200);
@@ -40,39 +42,17 @@ describe('SQL statements per request', () => {
     return [...statements];
   }
 
-  it('a GET of one object is one statement: the versions with the object, or the versions alone when its answer is kept (basic, bearer; admin, Viewer)', async () => {
+  it('a GET of one object is one: every type\'s version and the object, in one statement (basic, bearer; admin, Viewer)', async () => {
     const sa = await t.as.post('/api/serviceaccounts').send({ name: 'reader', role: 'Viewer' }).expect(201);
     const { key } = (await t.as.post(`/api/serviceaccounts/${sa.body.id}/tokens`).send({ name: 'k' }).expect(200)).body;
     const asViewer = () => t.anonymous.get(`${DASHBOARDS}/d`).auth('viewer', PASSWORD).expect(200);
     const asAdmin = () => t.as.get(`${DASHBOARDS}/d`).expect(200);
     const asToken = () => t.anonymous.get(`${DASHBOARDS}/d`).set('Authorization', `Bearer ${key}`).expect(200);
     for (const request of [asAdmin, asViewer, asToken]) {
-      // The third asks again what the second asked: its answer is kept (pkg/server/answer-cache.ts).
-      expect(await counted(request)).toEqual([expect.stringMatching(/^select "group", "resource", "resource_version", "oldest_resumable" from "resource_version"$/)]);
+      const sql = await counted(request);
+      expect(sql).toEqual([expect.any(String)]);
+      expect(sql[0]).toMatch(/from "resource_version"\s+union all\s+select .* from "resource" where/);
     }
-    // An object nobody read yet: read with the versions, in one statement.
-    await t.as.post(DASHBOARDS).send({ metadata: { name: 'fresh' }, spec: { title: 'Fresh' } }).expect(201);
-    statements.length = 0;
-    counting = true;
-    try {
-      await t.as.get(`${DASHBOARDS}/fresh`).expect(200);
-    } finally {
-      counting = false;
-    }
-    expect(statements).toEqual([expect.stringMatching(/from "resource_version"\s+union all\s+select .* from "resource" where/)]);
-    // Changed since its answer was kept: the versions, then the object (two).
-    const current = (await t.as.get(`${DASHBOARDS}/fresh`).expect(200)).body;
-    await t.as.put(`${DASHBOARDS}/fresh`).send({ ...current, spec: { title: 'Changed' } }).expect(200);
-    statements.length = 0;
-    counting = true;
-    let title: string;
-    try {
-      title = (await t.as.get(`${DASHBOARDS}/fresh`).expect(200)).body.spec.title;
-    } finally {
-      counting = false;
-    }
-    expect(title).toBe('Changed');
-    expect(statements).toHaveLength(2);
   });
 
   it('the legacy GET of a dashboard (meta with logins, folder, stars, rights, public dashboard) is one: the dashboard is read with the versions', async () => {
