@@ -26,6 +26,8 @@ interface Entry {
 
 type Value = StoredObject | undefined | ListPage;
 
+/** Each versions array storage answered as a map by type (storage answers the same array while nothing moved). */
+const maps = new WeakMap<readonly TypeVersions[], Map<string, TypeVersions>>();
 /** The label of each versions map read ({@link ScopedReads.stamp}), computed once per map. */
 const stamps = new WeakMap<Map<string, TypeVersions>, string>();
 
@@ -81,7 +83,11 @@ export class ScopedReads implements Storage {
   /** The scope's versions, read once (with the object it prefetches, when it does and storage can). */
   private versionsOf(scope: Scope): Promise<Map<string, TypeVersions>> {
     if (scope.versions) return scope.versions;
-    const byType = (all: TypeVersions[]) => new Map(all.map((v) => [typeKey(v), v]));
+    const byType = (all: readonly TypeVersions[]) => {
+      let map = maps.get(all);
+      if (!map) maps.set(all, (map = new Map(all.map((v) => [typeKey(v), v]))));
+      return map;
+    };
     const p = scope.prefetch;
     let read: Promise<Map<string, TypeVersions>>;
     if (p && !p.object && this.inner.allVersionsWith) {
@@ -135,11 +141,11 @@ export class ScopedReads implements Storage {
     return label;
   }
 
-  allVersions(): Promise<TypeVersions[]> {
+  allVersions(): Promise<readonly TypeVersions[]> {
     return this.inner.allVersions();
   }
 
-  allVersionsWith(key: ResourceKey): Promise<{ versions: TypeVersions[]; object: StoredObject | undefined }> {
+  allVersionsWith(key: ResourceKey): Promise<{ versions: readonly TypeVersions[]; object: StoredObject | undefined }> {
     return this.inner.allVersionsWith ? this.inner.allVersionsWith(key) : Promise.all([this.inner.allVersions(), this.inner.get(key)]).then(([versions, object]) => ({ versions, object }));
   }
 

@@ -372,15 +372,18 @@ export interface Storage {
   syncUniqueKeys(type: GroupResource, fields: readonly string[], keysOf: (value: JsonObject) => readonly UniqueKey[]): Promise<{ written: number; shared: number }>;
   /** The newest resourceVersion of a type, and the oldest one a list or watch may still resume from. */
   versions(type: GroupResource): Promise<{ current: number; oldestResumable: number }>;
-  /** The versions of every type, in one query (what a read scope validates its caches with: storage/scoped-reads.ts). */
-  allVersions(): Promise<TypeVersions[]>;
+  /**
+   * The versions of every type, in one query (what a read scope validates its caches with: storage/scoped-reads.ts).
+   * While no type's version moved, the same (frozen) array is answered again.
+   */
+  allVersions(): Promise<readonly TypeVersions[]>;
   /**
    * {@link allVersions} and the object at `key`, in one statement (one snapshot): a read scope that knows the object
    * its request reads (a GET of one object) validates its caches and reads the object in one round trip.
    *
    * @example const { versions, object } = await storage.allVersionsWith({ group: 'dashboard.svc.app', resource: 'dashboards', namespace: 'default', name: 'd1' });
    */
-  allVersionsWith?(key: ResourceKey): Promise<{ versions: TypeVersions[]; object: StoredObject | undefined }>;
+  allVersionsWith?(key: ResourceKey): Promise<{ versions: readonly TypeVersions[]; object: StoredObject | undefined }>;
   /** History events of a type with resourceVersion > `after`, oldest first (feeds watch). */
   eventsSince(type: GroupResource, after: number, limit: number): Promise<HistoryEvent[]>;
   /** History of one object, newest first, optionally only versions older than `before`. */

@@ -71,20 +71,23 @@ function toStored(t: GroupResource, row: Row): StoredObject {
 }
 
 /**
- * Every type's versions (rows without a name) and the one object at ($1, $2, $3, $4) (a row with its name), in one
- * statement, so from one snapshot: the read scope of a GET of one object (storage/scoped-reads.ts).
+ * Every type's versions as one JSON text, in a stable order: one row, not one per type, and a text equal to the last
+ * one read means the versions are the ones already parsed (SqlStorage.versionsFrom).
  */
-const VERSIONS_WITH_OBJECT = `select "group", "resource", "resource_version", "oldest_resumable", null::text as "namespace", null::text as "name", null::jsonb as "value" from "resource_version"
-union all
-select "group", "resource", "resource_version", null, "namespace", "name", "value" from "resource" where "group" = $1 and "resource" = $2 and "namespace" = $3 and "name" = $4`;
+const VERSIONS_JSON = `select coalesce(json_agg(json_build_array("group", "resource", "resource_version", "oldest_resumable") order by "group", "resource"), '[]')::text as "versions" from "resource_version"`;
+
+/**
+ * {@link VERSIONS_JSON} and the one object at ($1, $2, $3, $4), if it exists, in one row of one statement, so from
+ * one snapshot: the read scope of a GET of one object (storage/scoped-reads.ts).
+ */
+const VERSIONS_WITH_OBJECT = `select v."versions", r."namespace", r."name", r."resource_version", r."value" from (${VERSIONS_JSON}) v
+left join "resource" r on r."group" = $1 and r."resource" = $2 and r."namespace" = $3 and r."name" = $4`;
 
 interface VersionsWithRow {
-  group: string;
-  resource: string;
-  resource_version: string | number;
-  oldest_resumable: string | number | null;
+  versions: string;
   namespace: string | null;
   name: string | null;
+  resource_version: string | number | null;
   value: unknown;
 }
 
@@ -117,7 +120,7 @@ export class SqlStorage implements Storage {
   ) {
     this.hot = {
       get: selectObject(db, { group: '', resource: '', namespace: '', name: '' }).compile(),
-      allVersions: db.selectFrom('resource_version').select(['group', 'resource', 'resource_version', 'oldest_resumable']).compile(),
+      allVersions: CompiledQuery.raw(VERSIONS_JSON, []),
     };
   }
 
@@ -126,6 +129,9 @@ export class SqlStorage implements Storage {
    * compiled once: kysely would build and compile the same text at every call. Only the parameters change.
    */
   private readonly hot;
+
+  /** The last versions read, as text and parsed (versionsFrom). */
+  private lastVersions?: { text: string; versions: readonly TypeVersions[] };
 
   poolStats(): PoolStats | undefined {
     const p = this.instruments.pool;
@@ -317,20 +323,26 @@ export class SqlStorage implements Storage {
     return { current: Number(row?.resource_version ?? 0), oldestResumable: Number(row?.oldest_resumable ?? 0) };
   }
 
-  async allVersionsWith(key: ResourceKey): Promise<{ versions: TypeVersions[]; object: StoredObject | undefined }> {
+  async allVersionsWith(key: ResourceKey): Promise<{ versions: readonly TypeVersions[]; object: StoredObject | undefined }> {
     const { rows } = await this.db.executeQuery<VersionsWithRow>(CompiledQuery.raw(VERSIONS_WITH_OBJECT, [key.group, key.resource, key.namespace, key.name]));
-    const versions: TypeVersions[] = [];
-    let object: StoredObject | undefined;
-    for (const r of rows) {
-      if (r.name === null) versions.push({ group: r.group, resource: r.resource, current: Number(r.resource_version), oldestResumable: Number(r.oldest_resumable) });
-      else object = toStored(key, { namespace: r.namespace!, name: r.name, resource_version: r.resource_version, value: r.value });
-    }
-    return { versions, object };
+    const r = rows[0]!;
+    const object = r.name === null ? undefined : toStored(key, { namespace: r.namespace!, name: r.name, resource_version: r.resource_version!, value: r.value });
+    return { versions: this.versionsFrom(r.versions), object };
   }
 
-  async allVersions(): Promise<TypeVersions[]> {
-    const { rows } = await this.db.executeQuery(this.hot.allVersions);
-    return rows.map((r) => ({ group: r.group, resource: r.resource, current: Number(r.resource_version), oldestResumable: Number(r.oldest_resumable) }));
+  async allVersions(): Promise<readonly TypeVersions[]> {
+    const { rows } = await this.db.executeQuery<{ versions: string }>(this.hot.allVersions);
+    return this.versionsFrom(rows[0]!.versions);
+  }
+
+  /** The versions of {@link VERSIONS_JSON}'s text: those of the last text read when it is the same (nothing moved). */
+  private versionsFrom(text: string): readonly TypeVersions[] {
+    const last = this.lastVersions;
+    if (last?.text === text) return last.versions;
+    const rows = JSON.parse(text) as [string, string, string | number, string | number | null][];
+    const versions = Object.freeze(rows.map(([group, resource, current, oldest]) => Object.freeze({ group, resource, current: Number(current), oldestResumable: Number(oldest) })));
+    this.lastVersions = { text, versions };
+    return versions;
   }
 
   async eventsSince(t: GroupResource, after: number, limit: number): Promise<HistoryEvent[]> {

@@ -149,6 +149,22 @@ describe.each<Backend>(['postgres', 'embedded'])('storage conformance (%s)', (ba
     expect(await storage.versions(T)).toEqual(before);
   });
 
+  test('allVersions answers every type\'s versions, the same frozen array while nothing moved; allVersionsWith the object with them', async () => {
+    const first = await storage.allVersions();
+    const mine = (all: readonly { group: string; resource: string; current: number }[]) => all.find((v) => v.group === T.group && v.resource === T.resource)!;
+    expect(mine(first).current).toBe((await storage.versions(T)).current);
+    expect(await storage.allVersions()).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first[0])).toBe(true);
+    const created = await storage.transact((tx) => tx.create(key('av1'), obj('av1'), noFolder));
+    const after = await storage.allVersions();
+    expect(after).not.toBe(first);
+    expect(mine(after).current).toBe(created.resourceVersion);
+    const both = await storage.allVersionsWith!(key('av1'));
+    expect(both.versions).toBe(after);
+    expect(both.object?.resourceVersion).toBe(created.resourceVersion);
+    expect((await storage.allVersionsWith!(key('absent'))).object).toBeUndefined();
+  });
+
   test('resourceVersions grow per type and every write is in history', async () => {
     const start = (await storage.versions(T)).current;
     const a = await storage.transact((tx) => tx.create(key('h1'), obj('h1'), noFolder));
