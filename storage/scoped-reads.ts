@@ -18,6 +18,12 @@ interface Scope {
   prefetch?: { key: ResourceKey; object?: Promise<StoredObject | undefined> };
 }
 
+interface Derived {
+  /** The versions of its types it was computed at (read before it was). */
+  versions: number[];
+  value: unknown;
+}
+
 interface Entry {
   version: number;
   /** The value as JSON text ('' for undefined): parsed again for every hit, about twice as fast as structuredClone. */
@@ -53,6 +59,7 @@ export class ScopedReads implements Storage {
   private readonly scopes = new AsyncLocalStorage<Scope>();
   private readonly cached: ReadonlySet<string>;
   private readonly entries = new Map<string, Entry>();
+  private readonly derivedValues = new Map<string, Derived>();
 
   constructor(
     readonly inner: Storage,
@@ -139,6 +146,28 @@ export class ScopedReads implements Storage {
       stamps.set(versions, label);
     }
     return label;
+  }
+
+  /**
+   * A value computed from reads of the cached `types` alone, kept under `id` and handed out again (the same object:
+   * read-only) while none of their versions moved: what a request derives from its caller's records (the identity a
+   * token authenticates, an organization) then costs no parse of those records. The versions are read before
+   * `compute`, so a value is never older than the versions it is kept under. Outside a scope, or with a type that is
+   * not cached, `compute` runs every time.
+   *
+   * @example const org = await storage.derive(`org\u0000${id}`, [orgType], () => readOrg(id));
+   */
+  async derive<T>(id: string, types: readonly GroupResource[], compute: () => Promise<T>): Promise<T> {
+    const scope = this.scope();
+    if (!scope || !types.every((t) => this.cached.has(typeKey(t)))) return compute();
+    const all = await this.versionsOf(scope);
+    const versions = types.map((t) => all.get(typeKey(t))?.current ?? 0);
+    const kept = this.derivedValues.get(id);
+    if (kept && kept.versions.every((v, i) => v === versions[i])) return kept.value as T;
+    const value = await compute();
+    if (this.derivedValues.size >= MAX_ENTRIES) this.derivedValues.clear();
+    this.derivedValues.set(id, { versions, value });
+    return value;
   }
 
   allVersions(): Promise<readonly TypeVersions[]> {

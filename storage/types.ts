@@ -378,6 +378,12 @@ export interface Storage {
    */
   allVersions(): Promise<readonly TypeVersions[]>;
   /**
+   * A value computed by `compute` from reads of `types` alone, kept under `id` and answered again, the same object,
+   * while none of their versions moved (storage/scoped-reads.ts, in a request's read scope, when they are cached
+   * types); computed at each call otherwise. Callers treat it as read-only. See {@link derived}.
+   */
+  derive?<T>(id: string, types: readonly GroupResource[], compute: () => Promise<T>): Promise<T>;
+  /**
    * {@link allVersions} and the object at `key`, in one statement (one snapshot): a read scope that knows the object
    * its request reads (a GET of one object) validates its caches and reads the object in one round trip.
    *
@@ -414,4 +420,13 @@ export class StorageError extends Error {
     super(message);
     this.name = 'StorageError';
   }
+}
+
+/**
+ * `storage.derive(id, types, compute)` where storage keeps derived values, else `compute()`.
+ *
+ * @example const found = await derived(storage, `key\u0000${digest}`, [tokenType, accountType], () => lookUp(digest));
+ */
+export function derived<T>(storage: Storage, id: string, types: readonly GroupResource[], compute: () => Promise<T>): Promise<T> {
+  return storage.derive ? storage.derive(id, types, compute) : compute();
 }

@@ -6,7 +6,7 @@ import { userSpecSchema } from '../../../apis/iam.svc.app/v0alpha1/user/user-sch
 import { StatusError } from '../../errors';
 import { type KindRegistration, labelKey, randomUid, type Resource, type SpecOf, storedAs } from '../../meta';
 import { type Namespaces, type QuotaLimit, Registry, type Requester, type RequestContext } from '../../registry';
-import type { Storage, StorageTx } from '../../../storage';
+import { derived, type Storage, type StorageTx } from '../../../storage';
 import { hashPassword } from './password';
 import type { OrgMemberSpec, OrgRole } from '../../../apis/iam.svc.app/v0alpha1/orgmember';
 
@@ -280,8 +280,12 @@ export class IdentityDirectory {
 
   async orgById(id: number): Promise<StoredOrg | undefined> {
     if (!Number.isSafeInteger(id) || id < 1) return undefined;
-    const obj = await this.getOrUndefined(orgKind, String(id));
-    return obj && toOrg(obj);
+    // Every request of a namespace reads its org: kept while no org changed (storage.derive); each caller a copy.
+    const org = await derived(this.storage, `org\u0000${id}`, [{ group: orgKind.group, resource: orgKind.plural }], async () => {
+      const obj = await this.getOrUndefined(orgKind, String(id));
+      return obj && toOrg(obj);
+    });
+    return org && { ...org, ...(org.address ? { address: { ...org.address } } : {}) };
   }
 
   async listOrgs(): Promise<StoredOrg[]> {

@@ -3,7 +3,7 @@ import { serviceAccountKind, serviceAccountTokenKind } from '../../../apis';
 import { slugify } from '../../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
 import type { ServiceAccountSpec } from '../../../apis/iam.svc.app/v0alpha1/serviceaccount';
 import { type ServiceAccountTokenSpec, TOKEN_LABELS } from '../../../apis/iam.svc.app/v0alpha1/serviceaccounttoken';
-import type { Storage } from '../../../storage';
+import { derived, type Storage } from '../../../storage';
 import { notFoundAsUndefined, StatusError } from '../../errors';
 import { Annotations, Labels, randomUid, type Resource, storedAs } from '../../meta';
 import type { Registry, Requester, RequestContext } from '../../registry';
@@ -271,13 +271,22 @@ export class ServiceAccounts {
   async authenticate(key: string): Promise<Identity | undefined> {
     const hashedKey = this.digestOf(key);
     if (!hashedKey) return undefined;
+    // The token and its account, kept while neither kind changed (storage.derive); the clock is read every time.
+    const types = [serviceAccountTokenKind, serviceAccountKind].map((k) => ({ group: k.group, resource: k.plural }));
+    const found = await derived(this.storage, `service-account-key\u0000${hashedKey}`, types, () => this.lookUp(hashedKey));
+    if (!found || hasExpired(found.token.spec)) return undefined;
+    await this.touch(found.token);
+    return { ...found.identity };
+  }
+
+  /** The token of a digest and the identity of its account, if both exist and the account is enabled (read-only). */
+  private async lookUp(hashedKey: string): Promise<Readonly<{ token: Resource<ServiceAccountTokenSpec>; identity: Identity }> | undefined> {
     const stored = await this.storage.get({ group: serviceAccountTokenKind.group, resource: serviceAccountTokenKind.plural, namespace: IDENTITY_NAMESPACE, name: tokenObjectName(hashedKey) });
     const token = stored && storedAs(serviceAccountTokenKind, stored.value);
-    if (!token || token.spec.hashedKey !== hashedKey || hasExpired(token.spec)) return undefined;
+    if (!token || token.spec.hashedKey !== hashedKey) return undefined;
     const sa = await this.byUid(token.spec.orgId, token.spec.serviceAccountUid);
     if (!sa || sa.isDisabled) return undefined;
-    await this.touch(token);
-    return serviceAccountIdentity(sa);
+    return Object.freeze({ token, identity: serviceAccountIdentity(sa) });
   }
 
   /** The digest to look a well-formed key up by; undefined for a malformed key or a bad checksum. */
