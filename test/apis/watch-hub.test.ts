@@ -9,26 +9,11 @@ import { Namespaces, Registry, type RequestContext } from '../../pkg/registry';
 import { type WatchEvent, WatchHub, type WatchHubOptions, type WatchRequest } from '../../pkg/registry/watch';
 import { openStorage, type Storage } from '../../storage';
 import { createTestDatabase, type TestDatabase, testBackend } from '../support/backend';
+import { countingStorage as counting } from '../support/storage-reads';
 
 const ctx: RequestContext = { requester: { identity: 'user:admin' }, namespace: 'default', fieldManager: 'watch-test' };
 const kindOf = (plural: string) => allKinds.find((k) => k.plural === plural)!;
 const playlists = kindOf('playlists');
-
-/** Counts every Storage call by method: the database work the hub causes, measured on the real thing. */
-function counting(storage: Storage): { storage: Storage; counts: Map<string, number>; total(): number; reset(): void } {
-  const counts = new Map<string, number>();
-  const wrapped = new Proxy(storage, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof v !== 'function') return v;
-      return (...args: unknown[]) => {
-        counts.set(String(prop), (counts.get(String(prop)) ?? 0) + 1);
-        return (v as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { storage: wrapped, counts, total: () => [...counts.values()].reduce((a, b) => a + b, 0), reset: () => counts.clear() };
-}
 
 /** Pulls a watch's events in the background. */
 function consume(events: AsyncIterable<WatchEvent>) {

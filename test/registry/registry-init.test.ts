@@ -7,27 +7,17 @@ import { allKinds, internalKinds } from '../../apis';
 import { Namespaces, Registry } from '../../pkg/registry';
 import type { Storage } from '../../storage';
 import { createTestStorage } from '../support/backend';
+import { countingStorage } from '../support/storage-reads';
 
 /** The real storage, with every call counted by method and the next `failures` registerTypes calls refused. */
 function instrumented(storage: Storage) {
-  const counts = new Map<string, number>();
   const state = { failures: 0 };
-  const wrapped = new Proxy(storage, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof v !== 'function') return v;
-      return (...args: unknown[]) => {
-        counts.set(String(prop), (counts.get(String(prop)) ?? 0) + 1);
-        if (prop === 'registerTypes' && state.failures > 0) {
-          state.failures--;
-          return Promise.reject(new Error('connection refused'));
-        }
-        return (v as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  const total = () => [...counts.values()].reduce((a, b) => a + b, 0);
-  return { storage: wrapped, counts, state, total };
+  const refuse = (method: string) => {
+    if (method !== 'registerTypes' || state.failures === 0) return undefined;
+    state.failures--;
+    return Promise.reject(new Error('connection refused'));
+  };
+  return { ...countingStorage(storage, refuse), state };
 }
 
 let db: { storage: Storage; close(): Promise<void> };

@@ -33,3 +33,25 @@ export function recordReads(storage: Storage) {
     stop: () => Object.assign(storage, { list, page }),
   };
 }
+
+/**
+ * `storage` behind a wrapper that counts every call by method; `intercept(method)` may answer a call instead of the
+ * storage (a promise), e.g. to refuse it as a database down would. The database work a component causes, measured
+ * on the real thing.
+ *
+ * @example const c = countingStorage(storage); await new Registry(c.storage, kinds, opts).init(); c.counts.get('registerTypes') // 1
+ */
+export function countingStorage(storage: Storage, intercept: (method: string) => Promise<unknown> | undefined = () => undefined) {
+  const counts = new Map<string, number>();
+  const wrapped = new Proxy(storage, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        counts.set(String(prop), (counts.get(String(prop)) ?? 0) + 1);
+        return intercept(String(prop)) ?? (v as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { storage: wrapped, counts, total: () => [...counts.values()].reduce((a, b) => a + b, 0), reset: () => counts.clear() };
+}
