@@ -72,7 +72,8 @@ export class AnswerCache {
       return;
     }
     const pieces = jsonPieces(await compute());
-    if (key !== undefined) this.keep(key, { url, stamp: stamp!, pieces, bytes: pieces.reduce((n, p) => n + p.length, 0) });
+    // Its key counts too (two bytes a character): many tiny answers of long URLs must not outgrow the limit.
+    if (key !== undefined) this.keep(key, { url, stamp: stamp!, pieces, bytes: pieces.reduce((n, p) => n + p.length, 2 * key.length) });
     this.onSend(false);
     sendPieces(res, pieces);
   }

@@ -195,19 +195,24 @@ describe('AnswerCache (unit)', () => {
   });
 
   it('holds at most maxBytes, dropping the least recently sent first, and never an answer over maxAnswerBytes', async () => {
-    const cache = new AnswerCache(async () => 's', { maxBytes: 30, maxAnswerBytes: 20 });
+    // Each answer below is 10 bytes of JSON plus its key (caller and URL, two bytes a character).
+    const keyBytes = 2 * ('user:u1\u00001\u0000Viewer\u00000\u0000'.length + '/a'.length);
+    const cache = new AnswerCache(async () => 's', { maxBytes: 3 * (10 + keyBytes), maxAnswerBytes: 10 + keyBytes + 20 });
     const ten = (c: string) => c.repeat(8); // '"cccccccc"': 10 bytes
     await send(cache, '/a', ten('a'));
     await send(cache, '/b', ten('b'));
     await send(cache, '/c', ten('c'));
-    expect(cache.stats()).toEqual({ answers: 3, bytes: 30 });
+    expect(cache.stats()).toEqual({ answers: 3, bytes: 3 * (10 + keyBytes) });
     expect((await send(cache, '/a', 'x')).computed).toBe(false); // /a is now the most recent
     await send(cache, '/d', ten('d')); // /b goes
-    expect(cache.stats()).toEqual({ answers: 3, bytes: 30 });
+    expect(cache.stats()).toEqual({ answers: 3, bytes: 3 * (10 + keyBytes) });
     expect(cache.holds('/b')).toBe(false);
     expect((await send(cache, '/a', 'x')).computed).toBe(false);
     await send(cache, '/big', 'z'.repeat(30));
     expect(cache.holds('/big')).toBe(false);
-    expect(cache.stats().bytes).toBeLessThanOrEqual(30);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(3 * (10 + keyBytes));
+    // A longer URL counts: its 1-byte answer with a key 10 characters longer takes more than one 10-byte answer's room.
+    await send(cache, `/${'u'.repeat(10)}`, 1);
+    expect(cache.stats().answers).toBe(2);
   });
 });
