@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Extension } from '@electric-sql/pglite';
 import { type Dialect, Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import { Client, Pool } from 'pg';
+import { prepareMarked } from './postgres/prepared';
 import { SqlStorage } from './postgres/sql-storage';
 import type { Database } from './postgres/schema';
 import { acquireDirLock } from './dir-lock';
@@ -23,6 +24,8 @@ export interface StorageOptions {
    */
   image?: Blob;
   maxConnections?: number;
+  /** PostgreSQL: prepare the marked statements once per connection (postgres/prepared.ts); default true. */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface StorageOptions {
  *   const storage = await openStorage({ url: process.env.SVC_DATABASE_URL, dataDir: './data' });
  */
 export async function openStorage(opts: StorageOptions): Promise<Storage> {
-  const storage = opts.url ? openServer(opts.url, opts.maxConnections ?? 10) : await openEmbedded(opts);
+  const storage = opts.url ? openServer(opts.url, opts.maxConnections ?? 10, opts.preparedStatements ?? true) : await openEmbedded(opts);
   try {
     await storage.migrate({ lockTimeoutSeconds: opts.migrationTimeoutSeconds });
   } catch (err) {
@@ -42,7 +45,7 @@ export async function openStorage(opts: StorageOptions): Promise<Storage> {
   return storage;
 }
 
-function openServer(url: string, max: number): Storage {
+function openServer(url: string, max: number, prepared: boolean): Storage {
   // Two connections at least: migrations hold one for their lock while kysely's migrator uses another.
   // A database that stops answering (packets dropped, not refused) is found out in seconds rather than at TCP's
   // timeout: connecting gives up after 10 s and idle connections send keep-alives, so requests get a 503.
@@ -52,7 +55,11 @@ function openServer(url: string, max: number): Storage {
   // Nothing else is to be done there: the query in flight, or the next one, fails and reports the outage (503), and
   // the pool discards a client that is no longer queryable when it is released, so no dead connection is reused.
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    // The statements marked PREPARED are parsed and planned once per connection.
+    if (prepared) prepareMarked(client);
+  });
   // The provisioning lock (Storage.exclusively) is held by a connection outside the pool, so the work it guards has
   // the whole pool: one connection beyond max_open_conn while a process holds or waits for it.
   const lockSession = () => {

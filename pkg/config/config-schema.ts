@@ -85,6 +85,7 @@ const databaseSchema = z.object({
   url: url(['postgres:', 'postgresql:']).describe("PostgreSQL URL; '' means embedded PGlite in paths.data"),
   max_open_conn: int(10, 1),
   migration_lock_timeout_seconds: int(60, 1, MAX_TIMER_SECONDS),
+  prepared_statements: bool(true).describe('prepare the hot statements once per connection; false behind a pooler that cannot keep them (PgBouncer transaction pooling before 1.21)'),
 });
 
 const registrySchema = z.object({

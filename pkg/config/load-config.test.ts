@@ -28,7 +28,7 @@ describe('defaults', () => {
       protocol: 'http', http_addr: '', http_port: 3000, root_url: 'http://localhost:3000/', cert_file: '', cert_key: '',
       min_tls_version: 'TLS1.2', max_request_body_bytes: 10485760, shutdown_timeout_seconds: 30, edition: 'oss', stack_id: '',
     });
-    expect(c.database).toEqual({ url: '', max_open_conn: 10, migration_lock_timeout_seconds: 60 });
+    expect(c.database).toEqual({ url: '', max_open_conn: 10, migration_lock_timeout_seconds: 60, prepared_statements: true });
     expect(c.registry).toEqual({ history_window_seconds: 3600, compaction_interval_seconds: 300, watch_poll_interval_ms: 100, answer_cache_mb: 32 });
     expect(c.security).toEqual({ admin_user: 'admin', admin_password: 'admin', admin_email: 'admin@localhost', secret_key: 'SW2YcwTIb9zpOOhoPsMm', previous_secret_keys: [], data_source_proxy_whitelist: [] });
     expect(c.paths).toEqual({ data: '/srv/app/data', provisioning: '/srv/app/conf/provisioning' });
@@ -129,7 +129,7 @@ describe('environment names', () => {
     expect(text).toMatch(/--server\.http_port\s+SVC_SERVER_HTTP_PORT\s+"3000"/);
     expect(text).toMatch(/--feature_toggles\.enable\s+SVC_FEATURE_TOGGLES_ENABLE\s+""/);
     expect(text).toMatch(/--log\.level\s+SVC_LOG_LEVEL\s+"info"\s+one of debug, info, warn, error/);
-    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(115);
+    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(116);
   });
 
   it('usage() shows durations as written, so a default copied into a setting means the same', () => {

@@ -91,7 +91,7 @@ export async function composeServer(config: Config, log: Logger, stored: Storage
  */
 export async function startServer(config: Config, log: Logger, opts: { storage?: Storage; env?: Readonly<Record<string, string | undefined>> } = {}): Promise<RunningServer> {
   const tls = config.server.protocol === 'https' ? await prepareTls(config, log) : undefined;
-  const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
+  const storage = opts.storage ?? (await openStorage({ url: config.database.url || undefined, dataDir: config.paths.data, maxConnections: config.database.max_open_conn, preparedStatements: config.database.prepared_statements, migrationTimeoutSeconds: config.database.migration_lock_timeout_seconds }));
   const build = readBuildInfo();
   const { registry, compactor, snapshotSweeper, app, setDraining, watchHub, identityReady, users, provisioning, dataSources, recordingRules, reportScheduler } = await composeServer(config, log, storage, build, opts.env);
   compactor.start(config.registry.compaction_interval_seconds);

@@ -38,6 +38,7 @@ import type { Database } from './schema';
 import { syncUniqueRows, writeUniqueKeys } from './unique-sql';
 import { deleteObject, deleteObjects, insertObject, type ObjectWrite, updateObject } from './write-sql';
 import { CommitGroups } from './commit-group';
+import { PREPARED } from './prepared';
 
 /** resourceVersions are microseconds since the epoch, or the previous one + 1 when the clock has not moved on. */
 function nowMicros(): number {
@@ -71,16 +72,17 @@ function toStored(t: GroupResource, row: Row): StoredObject {
 }
 
 /**
- * Every type's versions as one JSON text, in a stable order: one row, not one per type, and a text equal to the last
- * one read means the versions are the ones already parsed (SqlStorage.versionsFrom).
+ * Every type's versions as one JSON text: one row, not one per type, and a text equal to the last one read means the
+ * versions are the ones already parsed (SqlStorage.versionsFrom). The rows come in the table's physical order, which
+ * moves only when a row is written, and then the text changes anyway: sorting them cost a fifth of the statement.
  */
-const VERSIONS_JSON = `select coalesce(json_agg(json_build_array("group", "resource", "resource_version", "oldest_resumable") order by "group", "resource"), '[]')::text as "versions" from "resource_version"`;
+const VERSIONS_JSON = `select coalesce(json_agg(json_build_array("group", "resource", "resource_version", "oldest_resumable")), '[]')::text as "versions" from "resource_version"`;
 
 /**
  * {@link VERSIONS_JSON} and the one object at ($1, $2, $3, $4), if it exists, in one row of one statement, so from
  * one snapshot: the read scope of a GET of one object (storage/scoped-reads.ts).
  */
-const VERSIONS_WITH_OBJECT = `select v."versions", r."namespace", r."name", r."resource_version", r."value" from (${VERSIONS_JSON}) v
+const VERSIONS_WITH_OBJECT = `${PREPARED}select v."versions", r."namespace", r."name", r."resource_version", r."value" from (${VERSIONS_JSON}) v
 left join "resource" r on r."group" = $1 and r."resource" = $2 and r."namespace" = $3 and r."name" = $4`;
 
 interface VersionsWithRow {
@@ -119,8 +121,8 @@ export class SqlStorage implements Storage {
     private readonly instruments: { pool?: { totalCount: number; idleCount: number; waitingCount: number }; queries?: Set<QueryObserver>; lockSession?: () => LockSession } = {},
   ) {
     this.hot = {
-      get: selectObject(db, { group: '', resource: '', namespace: '', name: '' }).compile(),
-      allVersions: CompiledQuery.raw(VERSIONS_JSON, []),
+      get: CompiledQuery.raw(PREPARED + selectObject(db, { group: '', resource: '', namespace: '', name: '' }).compile().sql, []),
+      allVersions: CompiledQuery.raw(PREPARED + VERSIONS_JSON, []),
     };
   }
 
@@ -622,6 +624,14 @@ interface Counter {
   idUnstored: boolean;
 }
 
+/** A type's counter row, locked for the transaction's writes of the type. */
+const LOCK_COUNTER = `${PREPARED}select "resource_version", "last_internal_id" from "resource_version" where "group" = $1 and "resource" = $2 for update`;
+
+interface CounterRow {
+  resource_version: string | number;
+  last_internal_id: string | number;
+}
+
 class SqlTx implements StorageTx {
   /** The counters this transaction holds locked. */
   private counters = new Map<string, Counter>();
@@ -670,14 +680,7 @@ class SqlTx implements StorageTx {
     const todo = types.filter((t) => !this.counters.has(typeKey(t))).sort((a, b) => (typeKey(a) < typeKey(b) ? -1 : 1));
     for (const t of todo) {
       if (this.counters.has(typeKey(t))) continue;
-      const select = () =>
-        this.db
-          .selectFrom('resource_version')
-          .select(['resource_version', 'last_internal_id'])
-          .where('group', '=', t.group)
-          .where('resource', '=', t.resource)
-          .forUpdate()
-          .executeTakeFirst();
+      const select = async () => (await this.db.executeQuery<CounterRow>(CompiledQuery.raw(LOCK_COUNTER, [t.group, t.resource]))).rows[0];
       let row = await select();
       if (!row) {
         await this.db

@@ -3,6 +3,7 @@ import type { JsonObject } from '../../pkg/meta';
 import type { DeleteAllQuery, ResourceKey, SearchFields } from '../types';
 import { labelFilterSql } from './label-sql';
 import { searchRow, searchUpsert } from './search-sql';
+import { PREPARED } from './prepared';
 import type { Db } from './sql-storage';
 
 /**
@@ -39,7 +40,7 @@ const searchOf = (key: ResourceKey, w: ObjectWrite, written: 'inserted' | 'updat
 
 /** Inserts the object with its ADDED history row and its search row; false when the name is taken (nothing inserted). */
 export async function insertObject(db: Db, key: ResourceKey, w: ObjectWrite): Promise<boolean> {
-  const { rows } = await sql<{ written: number }>`
+  const { rows } = await sql<{ written: number }>`${sql.raw(PREPARED)}
     WITH counter AS (${counter(key, w)}),
     inserted AS (
       INSERT INTO resource ("group", resource, namespace, name, folder, resource_version, value)
@@ -58,7 +59,7 @@ export async function insertObject(db: Db, key: ResourceKey, w: ObjectWrite): Pr
  * false when there is none.
  */
 export async function updateObject(db: Db, key: ResourceKey, expected: number, w: ObjectWrite): Promise<boolean> {
-  const { rows } = await sql<{ written: number }>`
+  const { rows } = await sql<{ written: number }>`${sql.raw(PREPARED)}
     WITH counter AS (${counter(key, w)}),
     updated AS (
       UPDATE resource SET folder = ${w.folder}, resource_version = ${w.rv}::bigint, value = ${w.json}::jsonb
@@ -78,7 +79,7 @@ export async function updateObject(db: Db, key: ResourceKey, expected: number, w
  */
 export async function deleteObject(db: Db, key: ResourceKey, w: { rv: number; internalId?: number }, expected: number | undefined, finalJson: string | undefined): Promise<{ folder: string; previous: number; value: JsonObject } | undefined> {
   const where = sql`"group" = ${key.group} AND resource = ${key.resource} AND namespace = ${key.namespace} AND name = ${key.name}`;
-  const { rows } = await sql<{ folder: string; previous: string | number; value: JsonObject }>`
+  const { rows } = await sql<{ folder: string; previous: string | number; value: JsonObject }>`${sql.raw(PREPARED)}
     WITH counter AS (${counter(key, w)}),
     deleted AS (
       DELETE FROM resource WHERE ${where} ${expected === undefined ? sql`` : sql`AND resource_version = ${expected}::bigint`}

@@ -9,6 +9,7 @@ import type { JsonObject } from '../../pkg/meta';
 import { permissionObjectName } from '../../pkg/auth/authorization/stored-permissions';
 import { startTestApp, type TestApp } from '../support/app';
 import { watchApis } from '../support/apis-watch';
+import { PREPARED } from '../../storage/postgres/prepared';
 import { testBackend } from '../support/backend';
 
 const DASHBOARDS = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards';
@@ -18,7 +19,7 @@ let counting = false;
 const statements: string[] = [];
 beforeAll(async () => {
   t = await startTestApp();
-  t.storage.observeQueries((_s, _f, sql) => counting && statements.push(sql.replace(/\s+/g, ' ').trim()));
+  t.storage.observeQueries((_s, _f, sql) => counting && statements.push(sql.replace(/\s+/g, ' ').replace(PREPARED, '').trim()));
   await t.as.post('/api/folders').send({ uid: 'f', title: 'F' }).expect(200);
 }, 60_000);
 afterAll(() => t.close());

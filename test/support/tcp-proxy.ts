@@ -1,7 +1,10 @@
 import net from 'node:net';
 
-/** A TCP proxy to PostgreSQL that a test can cut, to see what clients get during a database outage. */
-export async function startTcpProxy(target: { host: string; port: number }) {
+/**
+ * A TCP proxy to PostgreSQL that a test can cut, to see what clients get during a database outage; `sent` sees what
+ * the clients send (their protocol messages).
+ */
+export async function startTcpProxy(target: { host: string; port: number }, opts: { sent?: (chunk: Buffer) => void } = {}) {
   const sockets = new Set<net.Socket>();
   let up = true;
   const server = net.createServer((client) => {
@@ -12,6 +15,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
       s.on('close', () => sockets.delete(s));
       s.on('error', () => s.destroy());
     }
+    if (opts.sent) client.on('data', opts.sent);
     client.pipe(upstream).pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
