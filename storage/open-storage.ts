@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Extension } from '@electric-sql/pglite';
+import type { Extension, PGlite } from '@electric-sql/pglite';
 import { type Dialect, Kysely, type LogEvent, PostgresDialect } from 'kysely';
+import type { PGliteDialect } from 'kysely-pglite-dialect';
 import { Client, Pool } from 'pg';
 import { prepareMarked } from './postgres/prepared';
-import { SqlStorage } from './postgres/sql-storage';
+import { type SoleWriter, SqlStorage, soleWriter } from './postgres/sql-storage';
 import type { Database } from './postgres/schema';
 import { acquireDirLock } from './dir-lock';
 import type { QueryObserver, Storage } from './types';
@@ -71,12 +72,22 @@ function openServer(url: string, max: number, prepared: boolean): Storage {
 }
 
 /** The storage over a dialect, each query's duration told to the observers of `observeQueries` (kysely's log hook). */
-function sqlStorage(dialect: Dialect, backend: 'postgres' | 'embedded', pool?: Pool, lockSession?: () => Client): SqlStorage {
+function sqlStorage(dialect: Dialect, backend: 'postgres' | 'embedded', pool?: Pool, lockSession?: () => Client, writer?: SoleWriter): SqlStorage {
   const queries = new Set<QueryObserver>();
   const log = (e: LogEvent) => {
     for (const observe of queries) observe(e.queryDurationMillis / 1000, e.level === 'error', e.query.sql);
   };
-  return new SqlStorage(new Kysely<Database>({ dialect, log }), backend, { pool, queries, lockSession });
+  return new SqlStorage(new Kysely<Database>({ dialect, log }), backend, { pool, queries, lockSession, soleWriter: writer });
+}
+
+/**
+ * The storage of an embedded database. This process is its only writer (its data folder is locked, or it lives in
+ * memory), so the statements it runs say when the versions last read may have moved (SqlStorage's soleWriter).
+ */
+function embeddedStorage(pg: PGlite, Dialect: typeof PGliteDialect): SqlStorage {
+  const writer = soleWriter();
+  pg.query = writer.watch(pg.query.bind(pg)) as PGlite['query'];
+  return sqlStorage(new Dialect(pg), 'embedded', undefined, undefined, writer);
 }
 
 /**
@@ -91,7 +102,7 @@ export async function embeddedImage(): Promise<Blob> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGliteDialect } = await import('kysely-pglite-dialect');
   const pg = await PGlite.create({ extensions: await embeddedExtensions() });
-  const storage = sqlStorage(new PGliteDialect(pg), 'embedded');
+  const storage = embeddedStorage(pg, PGliteDialect);
   try {
     await storage.migrate();
     return await pg.dumpDataDir('none');
@@ -117,14 +128,14 @@ async function openEmbedded(opts: StorageOptions): Promise<Storage> {
   const extensions = await embeddedExtensions();
   if (opts.inMemory) {
     const pg = await PGlite.create({ extensions, loadDataDir: opts.image });
-    return sqlStorage(new PGliteDialect(pg), 'embedded');
+    return embeddedStorage(pg, PGliteDialect);
   }
   const dir = path.resolve(opts.dataDir, 'pglite');
   fs.mkdirSync(dir, { recursive: true });
   const release = await acquireDirLock(path.resolve(opts.dataDir));
   try {
     const pg = await PGlite.create(dir, { extensions });
-    const storage = sqlStorage(new PGliteDialect(pg), 'embedded');
+    const storage = embeddedStorage(pg, PGliteDialect);
     const close = storage.close.bind(storage);
     storage.close = async () => {
       try {

@@ -118,7 +118,7 @@ export class SqlStorage implements Storage {
   constructor(
     private readonly db: Kysely<Database>,
     readonly backend: 'postgres' | 'embedded',
-    private readonly instruments: { pool?: { totalCount: number; idleCount: number; waitingCount: number }; queries?: Set<QueryObserver>; lockSession?: () => LockSession } = {},
+    private readonly instruments: { pool?: { totalCount: number; idleCount: number; waitingCount: number }; queries?: Set<QueryObserver>; lockSession?: () => LockSession; soleWriter?: SoleWriter } = {},
   ) {
     this.hot = {
       get: CompiledQuery.raw(PREPARED + selectObject(db, { group: '', resource: '', namespace: '', name: '' }).compile().sql, []),
@@ -132,8 +132,11 @@ export class SqlStorage implements Storage {
    */
   private readonly hot;
 
-  /** The last versions read, as text and parsed (versionsFrom). */
-  private lastVersions?: { text: string; versions: readonly TypeVersions[] };
+  /**
+   * The last versions read, as text and parsed (versionsFrom), and the sole writer's mark taken before reading them
+   * (the embedded database; see unchangedVersions).
+   */
+  private lastVersions?: { text: string; versions: readonly TypeVersions[]; mark?: number };
 
   poolStats(): PoolStats | undefined {
     const p = this.instruments.pool;
@@ -326,24 +329,43 @@ export class SqlStorage implements Storage {
   }
 
   async allVersionsWith(key: ResourceKey): Promise<{ versions: readonly TypeVersions[]; object: StoredObject | undefined }> {
+    const known = this.unchangedVersions();
+    if (known) return { versions: known, object: await this.get(key) };
+    const mark = this.instruments.soleWriter?.mark();
     const { rows } = await this.db.executeQuery<VersionsWithRow>(CompiledQuery.raw(VERSIONS_WITH_OBJECT, [key.group, key.resource, key.namespace, key.name]));
     const r = rows[0]!;
     const object = r.name === null ? undefined : toStored(key, { namespace: r.namespace!, name: r.name, resource_version: r.resource_version!, value: r.value });
-    return { versions: this.versionsFrom(r.versions), object };
+    return { versions: this.versionsFrom(r.versions, mark), object };
   }
 
   async allVersions(): Promise<readonly TypeVersions[]> {
+    const known = this.unchangedVersions();
+    if (known) return known;
+    const mark = this.instruments.soleWriter?.mark();
     const { rows } = await this.db.executeQuery<{ versions: string }>(this.hot.allVersions);
-    return this.versionsFrom(rows[0]!.versions);
+    return this.versionsFrom(rows[0]!.versions, mark);
+  }
+
+  /**
+   * The versions read last, when this process is the database's only writer and has written nothing since they were
+   * read (the embedded database: its data folder is locked to one process): then they are still every type's
+   * versions, and a request's read scope costs no statement.
+   */
+  private unchangedVersions(): readonly TypeVersions[] | undefined {
+    const last = this.lastVersions;
+    return last?.mark !== undefined && this.instruments.soleWriter?.unchangedSince(last.mark) ? last.versions : undefined;
   }
 
   /** The versions of {@link VERSIONS_JSON}'s text: those of the last text read when it is the same (nothing moved). */
-  private versionsFrom(text: string): readonly TypeVersions[] {
+  private versionsFrom(text: string, mark?: number): readonly TypeVersions[] {
     const last = this.lastVersions;
-    if (last?.text === text) return last.versions;
+    if (last?.text === text) {
+      last.mark = mark;
+      return last.versions;
+    }
     const rows = JSON.parse(text) as [string, string, string | number, string | number | null][];
     const versions = Object.freeze(rows.map(([group, resource, current, oldest]) => Object.freeze({ group, resource, current: Number(current), oldestResumable: Number(oldest) })));
-    this.lastVersions = { text, versions };
+    this.lastVersions = { text, versions, mark };
     return versions;
   }
 
@@ -799,4 +821,47 @@ class SqlTx implements StorageTx {
     c.version = Math.max(nowMicros(), c.version + 1);
     return c.version;
   }
+}
+
+/**
+ * What a database written by this process alone (the embedded one) tells of its writes: `mark()` before a read, and
+ * `unchangedSince(mark)` after, true when no statement that may write ran or was running in between.
+ */
+export interface SoleWriter {
+  mark(): number;
+  unchangedSince(mark: number): boolean;
+}
+
+/**
+ * Counts the statements that may write, at their start and at their end, with `query` running each (PGlite's query,
+ * which every statement of the embedded database goes through): a read of `SELECT` alone writes nothing, anything
+ * else (a data-modifying WITH, BEGIN, COMMIT, DDL) counts, so a read overlapping a write or a commit never passes for
+ * unchanged.
+ *
+ * @example const writer = soleWriter(); pg.query = writer.watch(pg.query.bind(pg));
+ */
+export function soleWriter(): SoleWriter & { watch<A extends unknown[], R>(query: (sql: string, ...rest: A) => Promise<R>): (sql: string, ...rest: A) => Promise<R> } {
+  let moves = 0;
+  let running = 0;
+  return {
+    mark: () => moves,
+    unchangedSince: (mark) => mark === moves && running === 0,
+    watch: (query) => async (text, ...rest) => {
+      if (isPlainRead(text)) return query(text, ...rest);
+      moves++;
+      running++;
+      try {
+        return await query(text, ...rest);
+      } finally {
+        running--;
+        moves++;
+      }
+    },
+  };
+}
+
+/** A statement that is a SELECT alone (after the prepared marker and blanks), which changes nothing stored. */
+function isPlainRead(text: string): boolean {
+  const start = text.startsWith(PREPARED) ? PREPARED.length : 0;
+  return /^\s*select\b/i.test(text.slice(start, start + 16));
 }

@@ -5,10 +5,18 @@
  */
 import { AnswerCache } from '../../pkg/server/answer-cache';
 import { startTestApp, type TestApp } from '../support/app';
+import { testBackend } from '../support/backend';
 import { createUser, PASSWORD } from '../support/users';
 
 const DASHBOARDS = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards';
 const VERSIONS_ONLY = /^(\/\* prepared \*\/ )?select coalesce\(json_agg\(.*\)::text as "versions" from "resource_version"$/;
+/**
+ * The statements of a kept answer: the versions, except on the embedded database, which this process alone writes,
+ * so it knows them without a statement until it writes (storage/postgres/sql-storage.ts, SoleWriter).
+ */
+const KEPT = testBackend() === 'embedded' ? [] : [expect.stringMatching(VERSIONS_ONLY)];
+/** Whether `sql` reads more than the versions: an answer computed. */
+const computes = (sql: string[]) => sql.some((s) => !VERSIONS_ONLY.test(s));
 
 describe('kept answers of /apis reads', () => {
   let t: TestApp;
@@ -42,7 +50,7 @@ describe('kept answers of /apis reads', () => {
     for (const path of [`${DASHBOARDS}?limit=100`, `${DASHBOARDS}/a`]) {
       const first = await t.as.get(path).expect(200);
       const again = await counted(() => t.as.get(path).expect(200));
-      expect(again.sql).toEqual([expect.stringMatching(VERSIONS_ONLY)]);
+      expect(again.sql).toEqual(KEPT);
       expect(again.result.text).toBe(first.text);
       expect(again.result.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(Number(again.result.headers['content-length'])).toBe(Buffer.byteLength(first.text));
@@ -88,7 +96,7 @@ describe('kept answers of /apis reads', () => {
     await t.as.delete(`${DASHBOARDS}/c`).expect(200);
     await t.as.get(`${DASHBOARDS}/c`).expect(404);
     expect(names((await t.as.get(page).expect(200)).body)).toEqual(['a', 'b']);
-    expect((await counted(() => t.as.get(page).expect(200))).sql).toEqual([expect.stringMatching(VERSIONS_ONLY)]);
+    expect((await counted(() => t.as.get(page).expect(200))).sql).toEqual(KEPT);
   });
 
   it('/metrics counts the answers sent kept and computed, and the bytes kept', async () => {
@@ -129,7 +137,7 @@ describe('kept answers of /apis reads', () => {
     await table();
     const again = await counted(table);
     expect(again.result.body.kind).toBe('Table');
-    expect(again.sql.length).toBeGreaterThan(1);
+    expect(computes(again.sql)).toBe(true);
   });
 });
 
@@ -144,7 +152,7 @@ describe('[registry] answer_cache_mb = 0', () => {
       const again = await t.as.get(`${DASHBOARDS}?limit=10`).expect(200);
       stop();
       expect(again.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['x']);
-      expect(statements.length).toBeGreaterThan(1);
+      expect(computes(statements)).toBe(true);
     } finally {
       await t.close();
     }

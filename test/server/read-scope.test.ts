@@ -9,6 +9,12 @@ import { runMain, type ServerProcess, startedUrl, stopMain } from '../support/se
 import { createUser, PASSWORD } from '../support/users';
 
 const DASHBOARDS = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboards';
+/**
+ * The one statement of a GET of an object read ahead: every type's version and the object together, or the object
+ * alone on the embedded database, which this process alone writes, so it knows the versions without a statement
+ * until it writes (storage/postgres/sql-storage.ts, SoleWriter).
+ */
+const VERSIONS_AND_OBJECT = testBackend() === 'embedded' ? /^\/\* prepared \*\/ select "namespace", "name", "resource_version", "value" from "resource" where/ : /from "resource_version"\) v\s+left join "resource" r on/;
 
 // Answers computed every time (no kept answers, pkg/server/answer-cache.ts, which answer-cache.test.ts counts): what
 // the read scope itself reads.
@@ -51,13 +57,13 @@ describe('SQL statements per request', () => {
     for (const request of [asAdmin, asViewer, asToken]) {
       const sql = await counted(request);
       expect(sql).toEqual([expect.any(String)]);
-      expect(sql[0]).toMatch(/from "resource_version"\) v\s+left join "resource" r on/);
+      expect(sql[0]).toMatch(VERSIONS_AND_OBJECT);
     }
   });
 
   it('the legacy GET of a dashboard (meta with logins, folder, stars, rights, public dashboard) is one: the dashboard is read with the versions', async () => {
     const sql = await counted(() => t.as.get('/api/dashboards/uid/d').expect(200));
-    expect(sql).toEqual([expect.stringMatching(/from "resource_version"\) v\s+left join "resource" r on/)]);
+    expect(sql).toEqual([expect.stringMatching(VERSIONS_AND_OBJECT)]);
   });
 
   it('the legacy GET in another organization reads that organization\'s dashboard: one statement when X-Svc-Org-Id names it, two when it is the user\'s current one', async () => {
