@@ -5,7 +5,8 @@ import { type Dialect, Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import type { PGliteDialect } from 'kysely-pglite-dialect';
 import { Client, Pool } from 'pg';
 import { prepareMarked } from './postgres/prepared';
-import { type SoleWriter, SqlStorage, soleWriter } from './postgres/sql-storage';
+import { type SoleWriter, soleWriter } from './postgres/sole-writer';
+import { SqlStorage } from './postgres/sql-storage';
 import type { Database } from './postgres/schema';
 import { acquireDirLock } from './dir-lock';
 import type { QueryObserver, Storage } from './types';
@@ -82,7 +83,7 @@ function sqlStorage(dialect: Dialect, backend: 'postgres' | 'embedded', pool?: P
 
 /**
  * The storage of an embedded database. This process is its only writer (its data folder is locked, or it lives in
- * memory), so the statements it runs say when the versions last read may have moved (SqlStorage's soleWriter).
+ * memory), so the statements it runs say when the versions last read may have moved (postgres/sole-writer.ts).
  */
 function embeddedStorage(pg: PGlite, Dialect: typeof PGliteDialect): SqlStorage {
   const writer = soleWriter();

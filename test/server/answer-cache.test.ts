@@ -12,7 +12,7 @@ const DASHBOARDS = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboard
 const VERSIONS_ONLY = /^(\/\* prepared \*\/ )?select coalesce\(json_agg\(.*\)::text as "versions" from "resource_version"$/;
 /**
  * The statements of a kept answer: the versions, except on the embedded database, which this process alone writes,
- * so it knows them without a statement until it writes (storage/postgres/sql-storage.ts, SoleWriter).
+ * so it knows them without a statement until it writes (storage/postgres/sole-writer.ts).
  */
 const KEPT = testBackend() === 'embedded' ? [] : [expect.stringMatching(VERSIONS_ONLY)];
 /** Whether `sql` reads more than the versions: an answer computed. */

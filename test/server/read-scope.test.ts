@@ -12,7 +12,7 @@ const DASHBOARDS = '/apis/dashboard.svc.app/v1beta1/namespaces/default/dashboard
 /**
  * The one statement of a GET of an object read ahead: every type's version and the object together, or the object
  * alone on the embedded database, which this process alone writes, so it knows the versions without a statement
- * until it writes (storage/postgres/sql-storage.ts, SoleWriter).
+ * until it writes (storage/postgres/sole-writer.ts).
  */
 const VERSIONS_AND_OBJECT = testBackend() === 'embedded' ? /^\/\* prepared \*\/ select "namespace", "name", "resource_version", "value" from "resource" where/ : /from "resource_version"\) v\s+left join "resource" r on/;
 

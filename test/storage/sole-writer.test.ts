@@ -1,10 +1,10 @@
 /**
- * The embedded database's versions without a statement (storage/postgres/sql-storage.ts, SoleWriter): this process
+ * The embedded database's versions without a statement (storage/postgres/sole-writer.ts): this process
  * is its only writer, so the versions read last hold until one of its statements may write. Never stale: a read that
  * overlaps a write, a commit or a rollback does not count as unchanged.
  */
 import { type Storage, openStorage } from '../../storage';
-import { soleWriter } from '../../storage/postgres/sql-storage';
+import { soleWriter } from '../../storage/postgres/sole-writer';
 import { PREPARED } from '../../storage/postgres/prepared';
 import { createTestDatabase, type TestDatabase } from '../support/backend';
 
