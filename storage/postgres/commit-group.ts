@@ -13,6 +13,12 @@ import { AsyncResource } from 'node:async_hooks';
  * work undone (as after a deadlock); the batch after such a failure runs each member in a savepoint, so a failing
  * member is undone alone and no member runs more than twice because of others. A member's own failure is answered
  * only once its transaction has ended: what it saw of its neighbours' writes is true only once they commit.
+ *
+ * An optimistic batch also defers its members' plain creates: each is written by the transaction's next statement
+ * or at its end, those of every member together in one statement, so the members run back to back without a round
+ * trip each under the lock. A deferred create that does not apply (its name taken) fails that statement, which no
+ * member's own code could catch where it created (a companion object that replaces one left behind does): the
+ * transaction is rolled back and its members run again, carefully, where every write is made when it is asked for.
  */
 
 /** How many transactions share one commit at most. */
@@ -20,8 +26,13 @@ export const MAX_BATCH = 25;
 
 /** The database side: one transaction, savepoints in it, and which errors mean "run it again". */
 export interface BatchDatabase<Tx> {
-  /** Runs `body` in a new transaction, committed when it resolves, rolled back when it throws. */
-  transaction(body: (tx: Tx) => Promise<void>): Promise<void>;
+  /**
+   * Runs `body` in a new transaction, committed when it resolves, rolled back when it throws. With `deferred`, the
+   * transaction may defer writes to its end (see {@link deferredFailed}).
+   */
+  transaction(body: (tx: Tx) => Promise<void>, opts: { deferred: boolean }): Promise<void>;
+  /** A deferred write did not apply: nothing of the transaction committed, and its members may run again without deferring. */
+  deferredFailed(err: unknown): boolean;
   /** Starts a savepoint; it is never released (one round trip less per write), so savepoints nest. */
   savepoint(tx: Tx): Promise<void>;
   /** Undoes what ran since the latest savepoint (the locks it took included). */
@@ -108,7 +119,7 @@ export class CommitGroups<Tx> {
           ran.push(member);
           current = undefined;
         }
-      });
+      }, { deferred: !careful });
     } catch (err) {
       // Nothing of this transaction committed.
       if (!began) {
@@ -117,10 +128,11 @@ export class CommitGroups<Tx> {
         this.fail(queue, queue.shift()!, err);
         return false;
       }
-      if (!careful && current && ran.length) {
+      if (!careful && ((current && ran.length) || this.db.deferredFailed(err))) {
         // A member of an optimistic batch failed after others ran: its failure may be theirs (a name one of them
-        // took), so it runs again too, after them, each with a savepoint.
-        queue.unshift(...ran, current);
+        // took), so it runs again too, after them, each with a savepoint. So do all of them when a deferred write
+        // did not apply: run again, each write is made when asked for, and the member that made it sees its failure.
+        queue.unshift(...ran, ...(current ? [current] : []));
         return true;
       }
       // The first member's own failure, or the transaction's (a savepoint, the commit, the connection).

@@ -36,7 +36,7 @@ import { searchRows, syncSearchRows } from './search-sql';
 import { versionRows } from './versions-sql';
 import type { Database } from './schema';
 import { syncUniqueRows, writeUniqueKeys } from './unique-sql';
-import { deleteObject, deleteObjects, insertObject, type ObjectWrite, updateObject } from './write-sql';
+import { deleteObject, deleteObjects, insertObject, insertObjects, type ObjectWrite, updateObject } from './write-sql';
 import { CommitGroups } from './commit-group';
 import { PREPARED } from './prepared';
 import type { SoleWriter } from './sole-writer';
@@ -109,7 +109,13 @@ export class SqlStorage implements Storage {
   private readonly lockSessions = new Map<string, Promise<LockSession>>();
   /** Writes of one type that arrive together share a transaction and its commit (see commit-group.ts). */
   private readonly commitGroups = new CommitGroups<SqlTx>({
-    transaction: (body) => this.db.transaction().execute((trx) => body(new SqlTx(trx))),
+    transaction: (body, { deferred }) =>
+      this.db.transaction().execute(async (trx) => {
+        const tx = new SqlTx(trx, deferred);
+        await body(tx);
+        await tx.flush();
+      }),
+    deferredFailed: (err) => err instanceof DeferredWriteRefused,
     savepoint: (tx) => tx.savepoint(),
     rollbackTo: (tx) => tx.rollbackToSavepoint(),
     retryable: (err) => RETRYABLE.has((err as { code?: string }).code ?? ''),
@@ -647,6 +653,9 @@ interface Counter {
   idUnstored: boolean;
 }
 
+/** A deferred create did not apply (see {@link SqlTx.flush}): only ever seen by the commit group, which runs its members again. */
+class DeferredWriteRefused extends Error {}
+
 /** A type's counter row, locked for the transaction's writes of the type. */
 const LOCK_COUNTER = `${PREPARED}select "resource_version", "last_internal_id" from "resource_version" where "group" = $1 and "resource" = $2 for update`;
 
@@ -660,10 +669,33 @@ class SqlTx implements StorageTx {
   private counters = new Map<string, Counter>();
   /** The counters at the latest savepoint: rolling back to it releases the locks taken since (PostgreSQL does). */
   private saved?: Map<string, Counter>;
+  /** The creates not written yet (see {@link flush}). */
+  private pending: { key: ResourceKey; w: ObjectWrite }[] = [];
 
-  constructor(private readonly db: Transaction<Database>) {}
+  /**
+   * `deferring`: plain creates (no unique keys, no references) are written by the transaction's next statement, or
+   * at its end, all together in one statement. Only for a commit group's optimistic batch: a create that then does
+   * not apply cannot answer its caller where it was made, so the whole batch runs again without deferring.
+   */
+  constructor(
+    private readonly db: Transaction<Database>,
+    private readonly deferring = false,
+  ) {}
 
-  count(q: CountQuery): Promise<number> {
+  /**
+   * Writes the deferred creates, in one statement; throws {@link DeferredWriteRefused} when one of them did not
+   * apply. Every statement of the transaction is preceded by it, so each sees what was written before it.
+   */
+  async flush(): Promise<void> {
+    if (!this.pending.length) return;
+    const writes = this.pending;
+    this.pending = [];
+    const written = writes.length === 1 ? Number(await insertObject(this.db, writes[0].key, writes[0].w)) : await insertObjects(this.db, writes);
+    if (written !== writes.length) throw new DeferredWriteRefused(`${writes.length - written} of ${writes.length} deferred creates did not apply`);
+  }
+
+  async count(q: CountQuery): Promise<number> {
+    await this.flush();
     return countObjects(this.db, q);
   }
 
@@ -672,11 +704,13 @@ class SqlTx implements StorageTx {
    * name nest, and a rollback goes back to the latest, which is the only one ever rolled back to.
    */
   async savepoint(): Promise<void> {
+    await this.flush();
     await sql`SAVEPOINT grouped`.execute(this.db);
     this.saved = new Map([...this.counters].map(([k, c]) => [k, { ...c }]));
   }
 
   async rollbackToSavepoint(): Promise<void> {
+    this.pending = [];
     await sql`ROLLBACK TO SAVEPOINT grouped`.execute(this.db);
     this.counters = this.saved ?? this.counters;
     this.saved = undefined;
@@ -694,6 +728,7 @@ class SqlTx implements StorageTx {
     for (const [k, c] of this.counters) {
       if (!c.idUnstored) continue;
       const [group, resource] = k.split('/');
+      await this.flush();
       await sql`UPDATE resource_version SET last_internal_id = greatest(last_internal_id, ${c.internalId}::bigint) WHERE "group" = ${group} AND resource = ${resource}`.execute(this.db);
       c.idUnstored = false;
     }
@@ -717,15 +752,18 @@ class SqlTx implements StorageTx {
     }
   }
 
-  get(key: ResourceKey, opts?: { lock?: 'share' | 'update' }): Promise<StoredObject | undefined> {
+  async get(key: ResourceKey, opts?: { lock?: 'share' | 'update' }): Promise<StoredObject | undefined> {
+    await this.flush();
     return getObject(this.db, key, opts?.lock);
   }
 
-  list(query: ListQuery): Promise<ListPage> {
+  async list(query: ListQuery): Promise<ListPage> {
+    await this.flush();
     return listObjects(this.db, query);
   }
 
-  referrers(query: ReferrersQuery): Promise<Reference[]> {
+  async referrers(query: ReferrersQuery): Promise<Reference[]> {
+    await this.flush();
     return referrerRows(this.db, query);
   }
 
@@ -751,6 +789,13 @@ class SqlTx implements StorageTx {
     // With the type's counter held no other writer of this type runs: the insert cannot race a create of the name,
     // and the unique keys are checked after it (a taken name answers before a taken unique value).
     const w = this.objectWrite(key, value, opts);
+    if (this.deferring && !opts.unique?.length && !opts.references?.length) {
+      // The statement that writes it stores the internal id it carries.
+      this.pending.push({ key, w });
+      this.counters.get(typeKey(key))!.idUnstored = false;
+      return { key, resourceVersion: w.rv, value };
+    }
+    await this.flush();
     if (!(await this.stored(key, insertObject(this.db, key, w)))) throw new StorageError('KeyExists', key, `${key.name} already exists`);
     if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
     // A new object has no references yet: nothing to replace.
@@ -760,6 +805,7 @@ class SqlTx implements StorageTx {
 
   async update(key: ResourceKey, value: JsonObject, expected: number, opts: WriteOptions): Promise<StoredObject> {
     await this.lockTypes([key]);
+    await this.flush();
     const w = this.objectWrite(key, value, opts);
     if (!(await this.stored(key, updateObject(this.db, key, expected, w)))) throw await this.missing(key);
     if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
@@ -769,6 +815,7 @@ class SqlTx implements StorageTx {
 
   async delete(key: ResourceKey, expected?: number, finalValue?: JsonObject): Promise<StoredObject> {
     await this.lockTypes([key]);
+    await this.flush();
     const w = this.versionWrite(key);
     const deleted = await this.stored(key, deleteObject(this.db, key, w, expected, finalValue && JSON.stringify(finalValue)));
     if (!deleted) throw await this.missing(key);
@@ -796,6 +843,7 @@ class SqlTx implements StorageTx {
 
   async deleteAll(q: DeleteAllQuery, opts: { historyValue?: (value: JsonObject) => JsonObject } = {}): Promise<number> {
     await this.lockTypes([q]);
+    await this.flush();
     let finals: Map<string, string> | undefined;
     if (opts.historyValue) {
       const { items } = await listObjects(this.db, { group: q.group, resource: q.resource, namespace: q.namespace, everyNamespace: q.everyNamespace, labels: q.labels });

@@ -55,6 +55,44 @@ export async function insertObject(db: Db, key: ResourceKey, w: ObjectWrite): Pr
 }
 
 /**
+ * Inserts several objects, each with its ADDED history row and its search row, in one statement (the deferred creates
+ * of a transaction, of one type or several, in version order); answers how many were inserted. One whose name is
+ * taken, or taken by an earlier one of them, is not: the caller compares the count and throws, which rolls back the
+ * rest with the transaction. The counter of each type ends at its last version.
+ */
+export async function insertObjects(db: Db, writes: readonly { key: ResourceKey; w: ObjectWrite }[]): Promise<number> {
+  const types = new Map<string, { key: ResourceKey; rv: number; internalId?: number }>();
+  for (const { key, w } of writes) {
+    const t = types.get(`${key.group}/${key.resource}`);
+    const internalId = w.internalId === undefined ? t?.internalId : Math.max(w.internalId, t?.internalId ?? 0);
+    types.set(`${key.group}/${key.resource}`, { key, rv: Math.max(w.rv, t?.rv ?? 0), internalId });
+  }
+  const counters = [...types.values()].map((t, i) => sql`${sql.raw(`counter${i}`)} AS (${counter(t.key, t)})`);
+  // A history value equal to the value is sent once (null here).
+  const rows = writes.map(
+    ({ key, w }) => sql`(${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, ${w.folder}, ${w.rv}::bigint, ${w.json}::jsonb, ${w.historyJson === w.json ? null : w.historyJson}::jsonb)`,
+  );
+  const searches = writes
+    .filter(({ w }) => w.search)
+    .map(({ key, w }) => sql`SELECT ${searchRow(key, w.folder, w.search!)} FROM inserted WHERE inserted."group" = ${key.group} AND inserted.resource = ${key.resource} AND inserted.resource_version = ${w.rv}::bigint`);
+  const { rows: out } = await sql<{ written: string | number }>`
+    WITH ${sql.join(counters)},
+    input ("group", resource, namespace, name, folder, resource_version, value, history) AS (VALUES ${sql.join(rows)}),
+    inserted AS (
+      INSERT INTO resource ("group", resource, namespace, name, folder, resource_version, value)
+      SELECT "group", resource, namespace, name, folder, resource_version, value FROM input
+      ON CONFLICT DO NOTHING
+      RETURNING "group", resource, resource_version) ${searches.length ? sql`, search AS (${searchUpsert(sql.join(searches, sql` UNION ALL `))})` : sql``},
+    history AS (
+      INSERT INTO resource_history ("group", resource, namespace, name, folder, action, resource_version, previous_resource_version, value)
+      SELECT i."group", i.resource, i.namespace, i.name, i.folder, 'ADDED', i.resource_version, 0, coalesce(i.history, i.value)
+      FROM input i JOIN inserted USING ("group", resource, resource_version)
+      RETURNING 1)
+    SELECT count(*) AS written FROM history`.execute(db);
+  return Number(out[0]?.written ?? 0);
+}
+
+/**
  * Replaces the object stored at version `expected`, adds its MODIFIED history row and replaces its search row;
  * false when there is none.
  */

@@ -1,0 +1,121 @@
+/**
+ * Deferred creates in a commit group's optimistic batch (storage/postgres/commit-group.ts, SqlTx.flush; issue 16):
+ * the plain creates of every member of a batch are written together by one statement at the transaction's end (or
+ * before its next statement), and a create that then does not apply runs the whole batch again without deferring,
+ * so each caller still sees its own create's failure where it made it. Through the real storage, on both backends.
+ */
+import type { JsonObject } from '../../pkg/meta';
+import { type Storage, StorageError, type StorageTx } from '../../storage';
+import { createTestStorage } from '../support/backend';
+
+const THINGS = { group: 'deferred.test', resource: 'things' };
+const COMPANIONS = { group: 'deferred.test', resource: 'companions' };
+const thing = (name: string) => ({ ...THINGS, namespace: 'default', name });
+const companion = (name: string) => ({ ...COMPANIONS, namespace: 'default', name });
+const value = (name: string, n: number): JsonObject => ({ metadata: { name }, spec: { n } });
+
+let storage: Storage;
+let close: () => Promise<void>;
+const statements: string[] = [];
+beforeAll(async () => {
+  ({ storage, close } = await createTestStorage());
+  await storage.registerTypes([THINGS, COMPANIONS]);
+  storage.observeQueries((_s, _f, sql) => statements.push(sql.replace(/\s+/g, ' ')));
+}, 60_000);
+afterAll(() => close());
+
+/** A grouped transaction of the things' type, as the registry runs a create. */
+const grouped = <T>(fn: (tx: StorageTx) => Promise<T>) => storage.transact(fn, { group: 'deferred.test/things' });
+
+test('creates of several transactions, with a companion each, are written by fewer statements than creates, each with its version and history', async () => {
+  statements.length = 0;
+  const created = await Promise.all(
+    Array.from({ length: 10 }, (_, i) =>
+      grouped(async (tx) => {
+        await tx.lockTypes([THINGS, COMPANIONS]);
+        const a = await tx.create(thing(`t${i}`), value(`t${i}`, i), { folder: '' });
+        const b = await tx.create(companion(`t${i}`), value(`t${i}`, 100 + i), { folder: '' });
+        return [a.resourceVersion, b.resourceVersion];
+      }),
+    ),
+  );
+  const inserts = statements.filter((s) => /INSERT INTO resource /.test(s));
+  expect(inserts.length).toBeLessThan(created.length);
+  // One statement wrote both types' objects and moved both counters.
+  expect(inserts.some((s) => /counter0 AS .*counter1 AS/.test(s))).toBe(true);
+  for (let i = 0; i < 10; i++) {
+    const [rvA, rvB] = created[i];
+    expect((await storage.get(thing(`t${i}`)))).toMatchObject({ resourceVersion: rvA, value: value(`t${i}`, i) });
+    expect((await storage.get(companion(`t${i}`)))).toMatchObject({ resourceVersion: rvB, value: value(`t${i}`, 100 + i) });
+    const history = await storage.objectHistory(thing(`t${i}`), { limit: 5 });
+    expect(history.map((h) => [h.action, h.resourceVersion])).toEqual([['ADDED', rvA]]);
+  }
+  // Versions are distinct and the counters end at the last of them.
+  const things = created.map(([a]) => a);
+  expect(new Set(things).size).toBe(10);
+  expect((await storage.versions(THINGS)).current).toBe(Math.max(...things));
+  expect((await storage.versions(COMPANIONS)).current).toBe(Math.max(...created.map(([, b]) => b)));
+});
+
+test('a create of a taken name fails its own transaction alone, with KeyExists where it was made', async () => {
+  await grouped((tx) => tx.create(thing('taken'), value('taken', 0), { folder: '' }));
+  const outcomes = await Promise.allSettled(
+    ['free-1', 'taken', 'free-2', 'free-1'].map((name, i) => grouped((tx) => tx.create(thing(name), value(name, i + 1), { folder: '' }))),
+  );
+  const codes = outcomes.map((o) => (o.status === 'fulfilled' ? 'created' : o.reason instanceof StorageError ? o.reason.code : String(o.reason)));
+  expect(codes).toEqual(['created', 'KeyExists', 'created', 'KeyExists']);
+  expect((await storage.get(thing('taken')))!.value).toEqual(value('taken', 0));
+  expect((await storage.get(thing('free-1')))!.value).toEqual(value('free-1', 1));
+  expect((await storage.objectHistory(thing('free-1'), { limit: 5 })).map((h) => h.action)).toEqual(['ADDED']);
+});
+
+test('two creates of one name in one batch (one statement): the first is created, the second answers KeyExists', async () => {
+  // The first transaction waits, so the others queue behind it and ride in its batch.
+  let open!: () => void;
+  const held = new Promise<void>((r) => (open = r));
+  const first = grouped(async (tx) => {
+    await held;
+    return tx.create(thing('dup-x'), value('dup-x', 1), { folder: '' });
+  });
+  const others = [2, 3].map((n) => grouped((tx) => tx.create(thing('dup-y'), value('dup-y', n), { folder: '' })));
+  statements.length = 0;
+  open();
+  const outcomes = await Promise.allSettled([first, ...others]);
+  expect(outcomes.map((o) => (o.status === 'fulfilled' ? 'created' : (o.reason as StorageError).code))).toEqual(['created', 'created', 'KeyExists']);
+  // The three were first written by one statement, which the duplicate refused.
+  expect(statements.filter((s) => /INSERT INTO resource /.test(s)).length).toBeGreaterThan(1);
+  expect((await storage.get(thing('dup-y')))!.value).toEqual(value('dup-y', 2));
+  expect((await storage.objectHistory(thing('dup-y'), { limit: 5 })).map((h) => h.action)).toEqual(['ADDED']);
+  expect((await storage.objectHistory(thing('dup-x'), { limit: 5 })).map((h) => h.action)).toEqual(['ADDED']);
+});
+
+test('a transaction that catches its create failing and updates instead (a companion left behind) still does', async () => {
+  await grouped((tx) => tx.create(thing('left'), value('left', 0), { folder: '' }));
+  const put = (tx: StorageTx, name: string, n: number) =>
+    tx.create(thing(name), value(name, n), { folder: '' }).catch(async (err: unknown) => {
+      if (!(err instanceof StorageError && err.code === 'KeyExists')) throw err;
+      const stored = (await tx.get(thing(name)))!;
+      return tx.update(thing(name), value(name, n), stored.resourceVersion, { folder: '' });
+    });
+  const results = await Promise.all(['p-1', 'left', 'p-2'].map((name, i) => grouped((tx) => put(tx, name, 10 + i))));
+  expect(results.map((r) => r.key.name)).toEqual(['p-1', 'left', 'p-2']);
+  expect((await storage.get(thing('left')))!.value).toEqual(value('left', 11));
+  expect((await storage.objectHistory(thing('left'), { limit: 5 })).map((h) => h.action)).toEqual(['MODIFIED', 'ADDED']);
+  expect((await storage.get(thing('p-2')))!.value).toEqual(value('p-2', 12));
+});
+
+test('a read in the transaction after a create sees it, and a failing transaction leaves none of its creates', async () => {
+  const seen = await grouped(async (tx) => {
+    await tx.create(thing('read-back'), value('read-back', 7), { folder: '' });
+    return tx.get(thing('read-back'));
+  });
+  expect(seen?.value).toEqual(value('read-back', 7));
+  await expect(
+    grouped(async (tx) => {
+      await tx.create(thing('undone'), value('undone', 1), { folder: '' });
+      throw new Error('refused after the create');
+    }),
+  ).rejects.toThrow('refused after the create');
+  expect(await storage.get(thing('undone'))).toBeUndefined();
+  expect(await storage.objectHistory(thing('undone'), { limit: 5 })).toEqual([]);
+});
