@@ -1,5 +1,5 @@
 import type { JsonObject, ManagedFieldsEntry } from '../meta';
-import { defaultFieldManager, fieldsOf, managedFieldsFromRequest, updateManagedFields, validateFieldManager } from './managed-fields';
+import { type Comparison, compare, createdFields, defaultFieldManager, encodeFields, fieldsOf, managedFieldsFromRequest, recordable, updateManagedFields, validateFieldManager } from './managed-fields';
 
 const apiVersion = 'dashboard.svc.app/v1';
 const T0 = '2025-01-01T00:00:00Z';
@@ -160,6 +160,34 @@ describe('updateManagedFields', () => {
       created[0],
       entry('b', T1, { 'f:metadata': { 'f:annotations': { '.': {}, 'f:note': {} } } }),
     ]);
+  });
+});
+
+describe('createdFields', () => {
+  /** What comparing with nothing gives: every added path that may be recorded, encoded (the general update's way). */
+  const compared = (obj: JsonObject, subresource?: string) => {
+    const c: Comparison = { added: new Set(), modified: new Set(), removed: new Set() };
+    compare({}, obj, [], c);
+    return encodeFields([...c.added].filter((p) => recordable(JSON.parse(p) as string[], subresource)));
+  };
+  const objects: JsonObject[] = [
+    { apiVersion: 'v1', kind: 'K', metadata: { name: 'x', uid: 'u', labels: { b: '2', a: '1' }, annotations: {} }, spec: { title: 't', panels: [{ id: 1 }], nested: { z: { y: 1 }, a: {} } }, status: { x: 1 } },
+    { metadata: { name: 'only-stripped', resourceVersion: '1', generation: 1 }, spec: {} },
+    { metadata: 'not an object', spec: 'a leaf', extra: null, list: [] },
+    { spec: { 'with.dot': 1, '': 2, 'f:already': { deep: { deeper: [1, 2] } }, __proto__x: true }, status: {} },
+    {},
+  ];
+
+  it.each(objects.map((o, i) => [i, o]))('is what comparing object %i with nothing gives, on the main resource and the status subresource', (_i, obj) => {
+    expect(createdFields(obj)).toEqual(compared(obj));
+    expect(JSON.stringify(createdFields(obj))).toBe(JSON.stringify(compared(obj)));
+    expect(JSON.stringify(createdFields(obj, 'status'))).toBe(JSON.stringify(compared(obj, 'status')));
+  });
+
+  it('marks the objects it records with "." and sorts every level', () => {
+    expect(JSON.stringify(createdFields({ spec: { b: 1, a: { d: 1, c: 2 } }, metadata: { labels: { z: '1' }, name: 'n' } }))).toBe(
+      '{"f:metadata":{"f:labels":{".":{},"f:z":{}}},"f:spec":{".":{},"f:a":{".":{},"f:c":{},"f:d":{}},"f:b":{}}}',
+    );
   });
 });
 

@@ -60,7 +60,10 @@ export class CommitGroups<Tx> {
   run<T>(group: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       // It runs in its caller's async context, whichever member's transaction it rides in.
-      const member: Member<Tx> = { fn: AsyncResource.bind(fn), resolve: resolve as (v: unknown) => void, reject, attempts: 1 };
+      // (An AsyncResource of its own: AsyncResource.bind also defines a deprecated getter on every function it binds.)
+      const context = new AsyncResource('svc.commit-group');
+      const bound = (tx: Tx) => context.runInAsyncScope(fn, undefined, tx);
+      const member: Member<Tx> = { fn: bound, resolve: resolve as (v: unknown) => void, reject, attempts: 1 };
       const queue = this.waiting.get(group);
       if (queue) return void queue.push(member);
       this.waiting.set(group, [member]);
