@@ -51,26 +51,85 @@ function parseArgs(argv) {
 
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 
+const CLOCK_TICKS = (() => {
+  const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  return Number(r.stdout) > 0 ? Number(r.stdout) : 100;
+})();
+
+/**
+ * CPU time (user + system) a process has used, in µs, from /proc, with `children` that of its children that ended
+ * too; 0 where there is none (it ended, or not Linux).
+ */
+function cpuMicros(pid, children = false) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
+    return (ticks * 1e6) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** The local PostgreSQL server's processes (postmaster, backends, helpers), by name; [] without pgrep or PostgreSQL. */
+function postgresPids() {
+  const r = spawnSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim().split('\n').map(Number) : [];
+}
+
+/**
+ * The CPU the local PostgreSQL has used, in µs: its live processes', and (counted by the postmaster, the oldest of
+ * them) that of the backends that ended, so connections opened and closed within a phase (pgbench's) count too.
+ */
+function postgresMicros() {
+  const pids = postgresPids();
+  if (!pids.length) return 0;
+  const oldest = Number(spawnSync('pgrep', ['-o', '-x', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+  return pids.reduce((sum, pid) => sum + cpuMicros(pid, pid === oldest), 0);
+}
+
+/**
+ * Counts the CPU that the server and the database use during a phase, so a figure can be read per request: absolute
+ * rates drift on a shared machine, the CPU a request costs much less. The database is the local PostgreSQL's
+ * processes (every backend, the bench's pgbench clients not included); on the embedded database it runs inside
+ * the server process.
+ */
+function cpuMeter(serverPid, withPostgres) {
+  return () => {
+    const server0 = cpuMicros(serverPid);
+    const db0 = withPostgres ? postgresMicros() : 0;
+    return () => ({ server: cpuMicros(serverPid) - server0, db: withPostgres ? postgresMicros() - db0 : undefined });
+  };
+}
+
 // ---------------------------------------------------------------- load
 
 /** Requests per second of one autocannon phase; every non-2xx answer makes the figure void (said so). */
-async function rate(url, { duration, connections, method = 'GET', headers = {}, body, distinct = false }) {
+async function rate(url, { duration, connections, method = 'GET', headers = {}, body, distinct = false, meter }) {
   // distinct: a query parameter the server ignores makes each request's URL new, so no kept answer serves it.
   let n = 0;
   const requests = distinct ? [{ setupRequest: (req) => ({ ...req, path: `${req.path}${req.path.includes('?') ? '&' : '?'}bench=${n++}` }) }] : undefined;
+  const used = meter?.();
   const r = await autocannon({ url, duration, connections, method, headers, body, ...(requests ? { requests } : {}) });
+  const cpu = used?.();
   const bad = r.non2xx + r.errors + r.timeouts;
-  return { rps: r.requests.mean, p50: r.latency.p50, p99: r.latency.p99, bad, total: r.requests.total };
+  const per = (us) => (us === undefined || !r.requests.total ? undefined : us / r.requests.total);
+  return { rps: r.requests.mean, p50: r.latency.p50, p99: r.latency.p99, bad, total: r.requests.total, serverCpu: per(cpu?.server), dbCpu: per(cpu?.db) };
 }
 
-/** pgbench TPS of a one-statement script on `url`, `connections` clients, or undefined without pgbench. */
-function pgbench(url, script, { duration, connections }) {
+/**
+ * pgbench TPS of a one-statement script on `url`, `connections` clients, and the database's CPU per transaction (µs;
+ * with `meter`), or undefined without pgbench.
+ */
+function pgbench(url, script, { duration, connections, meter }) {
   if (spawnSync('pgbench', ['--version']).status !== 0) return undefined;
   const file = path.join(os.tmpdir(), `svc-bench-${process.pid}-${randomBytes(3).toString('hex')}.sql`);
   fs.writeFileSync(file, script);
   try {
+    const used = meter?.();
     const out = execFileSync('pgbench', ['-n', '-M', 'prepared', '-c', String(connections), '-j', '2', '-T', String(duration), '-f', file, url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    return Number(/tps = ([0-9.]+)/.exec(out)[1]);
+    const db = used?.().db;
+    const done = Number(/number of transactions actually processed: (\d+)/.exec(out)?.[1] ?? 0);
+    return { tps: Number(/tps = ([0-9.]+)/.exec(out)[1]), dbCpu: db === undefined || !done ? undefined : db / done };
   } finally {
     fs.rmSync(file, { force: true });
   }
@@ -108,16 +167,20 @@ async function runBackend(backend, opts) {
   try {
     const bearer = { authorization: `Bearer ${token}` };
     const base = server.url;
+    const createBody = JSON.stringify({ apiVersion: 'dashboard.svc.app/v1beta1', kind: 'Dashboard', metadata: { generateName: 'c-' }, spec: JSON.parse(DOC) });
     await call(base, 'POST', '/api/folders', bearer, { uid: 'bench-folder', title: 'Bench folder' });
     await call(base, 'POST', '/api/dashboards/db', bearer, { dashboard: { uid: 'bench-one', title: 'Bench one', panels: [] }, folderUid: 'bench-folder' });
     for (let i = 0; i < 120; i++) await call(base, 'POST', COLLECTION, bearer, bodyOf(i));
     for (let i = 0; i < opts.users; i += 10) {
       await Promise.all(Array.from({ length: Math.min(10, opts.users - i) }, (_, k) => call(base, 'POST', '/api/admin/users', { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` }, { login: `u${i + k}`, email: `u${i + k}@example.com`, password: `pw-${randomBytes(6).toString('hex')}` })));
     }
-    const phase = { duration: opts.duration, connections: opts.connections };
+    const meter = cpuMeter(server.child.pid, Boolean(db));
+    const phase = { duration: opts.duration, connections: opts.connections, meter };
     const g = (p, extra = {}) => rate(`${base}${p}`, { ...phase, headers: bearer, ...extra });
     // A short warm-up so the JIT and the pools are the same for every phase.
     await rate(`${base}${COLLECTION}/bench-one`, { duration: 2, connections: opts.connections, headers: bearer });
+    // The same for creates (their first batches compile their code): outside the timed create phase.
+    await rate(`${base}${COLLECTION}`, { duration: 2, connections: opts.connections, method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: createBody });
 
     const health = await rate(`${base}/api/health`, phase);
     const get = await g(`${COLLECTION}/bench-one`);
@@ -125,8 +188,7 @@ async function runBackend(backend, opts) {
     const legacy = await g('/api/dashboards/uid/bench-one');
     const list = await g(`${COLLECTION}?limit=100`);
     const listComputed = await g(`${COLLECTION}?limit=100`, { distinct: true });
-    const body = JSON.stringify({ apiVersion: 'dashboard.svc.app/v1beta1', kind: 'Dashboard', metadata: { generateName: 'c-' }, spec: JSON.parse(DOC) });
-    const create = await g(COLLECTION, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body });
+    const create = await g(COLLECTION, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: createBody });
     let insert;
     let select;
     if (db) {
@@ -141,7 +203,9 @@ async function runBackend(backend, opts) {
 
     const f = (x) => (x === undefined ? 'n/a' : x.toFixed(x < 10 ? 2 : 0));
     const ratio = (a, b) => (a === undefined || b === undefined || b === 0 ? 'n/a' : (a / b).toFixed(3));
-    const row = (name, r) => out(`  ${name.padEnd(40)} ${f(r.rps).padStart(8)} /s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(5)} ms${r.bad ? `   ${r.bad} of ${r.total} not 2xx: VOID` : ''}`);
+    // CPU per request: the server's (all its threads), and the database's where it is a process of its own.
+    const cpu = (r) => (r?.serverCpu === undefined && r?.dbCpu === undefined ? '' : `   cpu/req: server ${f(r.serverCpu).padStart(5)} us${r.dbCpu === undefined ? '' : `, db ${f(r.dbCpu).padStart(4)} us`}`);
+    const row = (name, r) => out(`  ${name.padEnd(40)} ${f(r.rps).padStart(8)} /s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(5)} ms${cpu(r)}${r.bad ? `   ${r.bad} of ${r.total} not 2xx: VOID` : ''}`);
     out(`\n== ${backend}: ${opts.connections} connections, ${opts.duration} s per phase, server pid ${server.child.pid}`);
     row('GET /api/health', health);
     row('GET /apis/.../dashboards/<name> (bearer)', get);
@@ -150,9 +214,10 @@ async function runBackend(backend, opts) {
     row('GET /apis/.../dashboards?limit=100', list);
     row('  the same, a new URL each (not kept)', listComputed);
     row('POST /apis/.../dashboards (create)', create);
-    out(`  ${'pgbench INSERT ~400 B jsonb'.padEnd(40)} ${f(insert).padStart(8)} /s`);
-    out(`  ${'pgbench SELECT by primary key'.padEnd(40)} ${f(select).padStart(8)} /s`);
-    out(`  ratios: GET/health ${ratio(get.rps, health.rps)} (target >= 0.5)   create/pgbench-insert ${ratio(create.rps, insert)} (>= 0.1)`);
+    const dbOnly = (r) => (r?.dbCpu === undefined ? '' : `${' '.repeat(32)}cpu/txn: db ${f(r.dbCpu).padStart(4)} us`);
+    out(`  ${'pgbench INSERT ~400 B jsonb'.padEnd(40)} ${f(insert?.tps).padStart(8)} /s${dbOnly(insert)}`);
+    out(`  ${'pgbench SELECT by primary key'.padEnd(40)} ${f(select?.tps).padStart(8)} /s${dbOnly(select)}`);
+    out(`  ratios: GET/health ${ratio(get.rps, health.rps)} (target >= 0.5)   create/pgbench-insert ${ratio(create.rps, insert?.tps)} (>= 0.1)`);
     out(`          list-page/GET ${ratio(list.rps, get.rps)} (>= 0.33)   legacy/apis ${ratio(legacy.rps, get.rps)} (>= 0.75)`);
     out(`   not kept: GET/health ${ratio(getComputed.rps, health.rps)}   list-page/GET ${ratio(listComputed.rps, getComputed.rps)}`);
 
