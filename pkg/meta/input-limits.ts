@@ -40,10 +40,13 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 /** Paths in messages stop growing here: a path 10,000 levels deep says nothing more than its start. */
 const MAX_SHOWN_PATH = 120;
 
+/** A value being walked: its path is made only when a problem is found there (from its parent and key). */
 interface Frame {
   value: object;
   depth: number;
-  path: string;
+  parent?: Frame;
+  /** Its key in its parent; the walk's start has none, its path is the one given. */
+  key?: string | number;
 }
 
 /** `path` extended by an object key or an array index, as messages show it. */
@@ -90,23 +93,32 @@ export function jsonProblem(value: unknown, opts: { maxDepth?: number; path?: st
     const message = scalarProblem(value);
     return message ? { path, message } : undefined;
   }
-  const stack: Frame[] = [{ value, depth: opts.depth ?? 1, path }];
+  // Paths are made only for a problem: a request body is walked at every write, and nearly always has none.
+  const pathOf = (frame: Frame): string => {
+    const keys: (string | number)[] = [];
+    for (let f: Frame | undefined = frame; f?.key !== undefined; f = f.parent) keys.push(f.key);
+    return keys.reduceRight<string>((p, key) => child(p, key), path);
+  };
+  const stack: Frame[] = [{ value, depth: opts.depth ?? 1 }];
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
-    if (frame.depth > maxDepth) return { path: frame.path, message: `is nested more than ${maxDepth} levels deep` };
-    if (!Array.isArray(frame.value) && !isPlainObject(frame.value)) return { path: frame.path, message: 'is not a JSON value' };
-    const entries: [string | number, unknown][] = Array.isArray(frame.value) ? frame.value.map((v, i) => [i, v]) : Object.entries(frame.value);
-    for (const [key, v] of entries) {
+    if (frame.depth > maxDepth) return { path: pathOf(frame), message: `is nested more than ${maxDepth} levels deep` };
+    const node = frame.value;
+    const array = Array.isArray(node);
+    if (!array && !isPlainObject(node)) return { path: pathOf(frame), message: 'is not a JSON value' };
+    const keys: readonly (string | number)[] = array ? Array.from(node.keys()) : Object.keys(node);
+    for (const key of keys) {
       if (typeof key === 'string') {
         const keyText = textProblem(key);
-        if (keyText) return { path: frame.path, message: `has a key that ${keyText}` };
-        if (key === '__proto__') return { path: frame.path, message: 'has the key "__proto__", which is not allowed' };
+        if (keyText) return { path: pathOf(frame), message: `has a key that ${keyText}` };
+        if (key === '__proto__') return { path: pathOf(frame), message: 'has the key "__proto__", which is not allowed' };
       }
+      const v: unknown = (node as Record<string | number, unknown>)[key];
       if (typeof v === 'object' && v !== null) {
-        stack.push({ value: v, depth: frame.depth + 1, path: child(frame.path, key) });
+        stack.push({ value: v, depth: frame.depth + 1, parent: frame, key });
         continue;
       }
       const message = scalarProblem(v);
-      if (message) return { path: child(frame.path, key), message };
+      if (message) return { path: child(pathOf(frame), key), message };
     }
   }
   return undefined;
