@@ -21,7 +21,11 @@ export interface KindStrategy<Spec = unknown> {
    * writing through that registry keeps the same rule; empty when the registry was given none.
    */
   canonicalize?(obj: Resource<Spec>, settings: KindSettings): void;
-  /** Adds derived, never-stored fields to an object on its way out (for example `spec.uid`). May mutate `obj`. */
+  /**
+   * Adds derived, never-stored fields to an object on its way out (for example `spec.uid`), or hides stored ones. May
+   * set `obj`'s own fields (a new `spec`), never change the objects they hold: the spec may be shared with the
+   * object a write was made from, which the write may need again.
+   */
   decorate?(obj: Resource<Spec>): void;
   /**
    * Refuses a change of a stored object for what it is (a provisioned, read-only data source): called with the

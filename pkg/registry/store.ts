@@ -479,7 +479,9 @@ export class Registry {
       const write = () =>
         this.transact(kind, obj.metadata.name, async (tx) => {
           await tx.lockTypes([typeOf(kind), ...(opts.alongside?.kinds ?? []).map(typeOf)]);
-          const created = await this.insert(tx, ctx, kind, structuredClone(obj), opts, trail);
+          // A copy of the object's own fields and metadata: what the insert sets there. The member may run again
+          // (its batch rolled back) from the object as made; nothing below changes the objects they hold (spec).
+          const created = await this.insert(tx, ctx, kind, { ...obj, metadata: { ...obj.metadata } }, opts, trail);
           // Its default permissions commit with it: no reader ever sees it without them.
           if (access && !opts.dryRun) await access.created(created, tx);
           if (opts.alongside && !opts.dryRun) await opts.alongside.write(tx, created);
@@ -1045,7 +1047,8 @@ export class Registry {
   }
 
   private decorate(kind: KindRegistration, obj: Resource): Resource {
-    // No answer carries a secure value, not even encrypted.
+    // No answer carries a secure value, not even encrypted: removed from a spec of its own (see KindStrategy.decorate).
+    if (kind.secureValues?.length) obj.spec = { ...(obj.spec as JsonObject) } as Resource['spec'];
     presentSecureValues(kind, obj);
     kind.strategy?.decorate?.(obj);
     return obj;

@@ -13,6 +13,8 @@ export const serviceAccountTokenStrategy = {
     obj.spec.serviceAccountUid = old.spec.serviceAccountUid;
   },
   decorate(obj: Resource<ServiceAccountTokenSpec>) {
-    if (obj.spec) delete obj.spec.hashedKey;
+    if (!obj.spec) return;
+    const { hashedKey: _hidden, ...spec } = obj.spec;
+    obj.spec = spec;
   },
 } satisfies KindStrategy<ServiceAccountTokenSpec>;

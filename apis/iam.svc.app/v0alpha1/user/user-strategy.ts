@@ -14,6 +14,8 @@ export const userStrategy = {
     }
   },
   decorate(obj: Resource<UserSpec>) {
-    if (obj.spec) delete obj.spec.passwordHash;
+    if (!obj.spec) return;
+    const { passwordHash: _hidden, ...spec } = obj.spec;
+    obj.spec = spec;
   },
 } satisfies KindStrategy<UserSpec>;
