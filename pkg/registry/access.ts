@@ -1,6 +1,6 @@
 import { StatusError } from '../errors';
 import type { KindRegistration, Resource } from '../meta';
-import type { StorageTx } from '../../storage';
+import type { GroupResource, StorageTx } from '../../storage';
 import type { AccessCheck, AccessObject, AccessTarget, RequestContext } from './context';
 import { folderOf } from './folder-tree';
 
@@ -116,6 +116,11 @@ export class KindAccess {
   /** What the access hooks are told about an object. */
   describe(obj: Resource): AccessObject {
     return { resource: this.resource, namespace: obj.metadata.namespace, name: obj.metadata.name, folder: this.kind.inFolder ? folderOf(obj) : '', uid: obj.metadata.uid };
+  }
+
+  /** The types {@link created} writes (see AccessCheck.createdTypes), locked before the object is written. */
+  createdTypes(): readonly GroupResource[] {
+    return this.access.createdTypes?.(this.resource) ?? [];
   }
 
   created(obj: Resource, tx: StorageTx): Promise<void> {

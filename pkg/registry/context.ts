@@ -1,5 +1,5 @@
 import type { KindRegistration, Resource } from '../meta';
-import type { StorageTx } from '../../storage';
+import type { GroupResource, StorageTx } from '../../storage';
 
 /** Who is asking, as the registry needs it: the `<user-type>:<uid>` written to createdBy/updatedBy. */
 export interface Requester {
@@ -42,6 +42,11 @@ export interface AccessCheck {
    * Edit and Viewer View), so that they commit with it. Only writes through `tx`; no other I/O.
    */
   created?(object: AccessObject, tx: StorageTx): Promise<void>;
+  /**
+   * The types {@link created} writes for a new object of `resource`: the registry locks them with the created kind's
+   * type, in one statement and in the global lock order, before the object is written.
+   */
+  createdTypes?(resource: string): readonly GroupResource[];
   /** The registry deleted these objects (a folder's contents included) in `tx`: their permissions go too, in it. */
   deleted?(objects: readonly AccessObject[], tx: StorageTx): Promise<void>;
   /**

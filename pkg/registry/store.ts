@@ -478,7 +478,7 @@ export class Registry {
       const obj = this.newObject(ctx, kind, requested ?? (prefix ? generateName(prefix) : ''), input, undefined, trail.seal);
       const write = () =>
         this.transact(kind, obj.metadata.name, async (tx) => {
-          await tx.lockTypes([typeOf(kind), ...(opts.alongside?.kinds ?? []).map(typeOf)]);
+          await tx.lockTypes([typeOf(kind), ...(opts.alongside?.kinds ?? []).map(typeOf), ...(access && !opts.dryRun ? access.createdTypes() : [])]);
           // A copy of the object's own fields and metadata: what the insert sets there. The member may run again
           // (its batch rolled back) from the object as made; nothing below changes the objects they hold (spec).
           const created = await this.insert(tx, ctx, kind, { ...obj, metadata: { ...obj.metadata } }, opts, trail);

@@ -656,10 +656,18 @@ interface Counter {
 /** A deferred create did not apply (see {@link SqlTx.flush}): only ever seen by the commit group, which runs its members again. */
 class DeferredWriteRefused extends Error {}
 
-/** A type's counter row, locked for the transaction's writes of the type. */
-const LOCK_COUNTER = `${PREPARED}select "resource_version", "last_internal_id" from "resource_version" where "group" = $1 and "resource" = $2 for update`;
+/**
+ * The counter rows of the types ($1[i], $2[i]), locked for the transaction's writes of them: one statement for all
+ * of a write's types, each locked in the global order (`group/resource`, bytewise, as typeKey sorts: rows are
+ * locked as they come out of the sort).
+ */
+const LOCK_COUNTERS = `${PREPARED}select "group", "resource", "resource_version", "last_internal_id" from "resource_version"
+where ("group", "resource") in (select * from unnest($1::text[], $2::text[]))
+order by ("group" || '/' || "resource") collate "C" for update`;
 
 interface CounterRow {
+  group: string;
+  resource: string;
   resource_version: string | number;
   last_internal_id: string | number;
 }
@@ -735,21 +743,27 @@ class SqlTx implements StorageTx {
   }
 
   async lockTypes(types: readonly GroupResource[]): Promise<void> {
-    const todo = types.filter((t) => !this.counters.has(typeKey(t))).sort((a, b) => (typeKey(a) < typeKey(b) ? -1 : 1));
-    for (const t of todo) {
-      if (this.counters.has(typeKey(t))) continue;
-      const select = async () => (await this.db.executeQuery<CounterRow>(CompiledQuery.raw(LOCK_COUNTER, [t.group, t.resource]))).rows[0];
-      let row = await select();
-      if (!row) {
-        await this.db
-          .insertInto('resource_version')
-          .values({ group: t.group, resource: t.resource, resource_version: 0, oldest_resumable: 0 })
-          .onConflict((oc) => oc.columns(['group', 'resource']).doNothing())
-          .execute();
-        row = await select();
+    const todo = new Map(types.filter((t) => !this.counters.has(typeKey(t))).map((t) => [typeKey(t), t]));
+    if (!todo.size) return;
+    const lock = async (ts: GroupResource[]) => {
+      const { rows } = await this.db.executeQuery<CounterRow>(CompiledQuery.raw(LOCK_COUNTERS, [ts.map((t) => t.group), ts.map((t) => t.resource)]));
+      for (const row of rows) {
+        const key = typeKey({ group: row.group, resource: row.resource });
+        this.counters.set(key, { version: Number(row.resource_version), internalId: Number(row.last_internal_id), idUnstored: false });
+        todo.delete(key);
       }
-      this.counters.set(typeKey(t), { version: Number(row!.resource_version), internalId: Number(row!.last_internal_id), idUnstored: false });
-    }
+    };
+    await lock([...todo.values()]);
+    if (!todo.size) return;
+    // A type's first write: its counter row is made, then locked (after the others: a deadlock this may cause with
+    // another first write is retried).
+    const missing = [...todo.values()].sort((a, b) => (typeKey(a) < typeKey(b) ? -1 : 1));
+    await this.db
+      .insertInto('resource_version')
+      .values(missing.map((t) => ({ group: t.group, resource: t.resource, resource_version: 0, oldest_resumable: 0 })))
+      .onConflict((oc) => oc.columns(['group', 'resource']).doNothing())
+      .execute();
+    await lock(missing);
   }
 
   async get(key: ResourceKey, opts?: { lock?: 'share' | 'update' }): Promise<StoredObject | undefined> {

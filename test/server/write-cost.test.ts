@@ -43,7 +43,7 @@ async function transaction(request: () => Promise<unknown>): Promise<string[]> {
 const objectWrites = (sql: string[]) => sql.filter((s) => /^WITH counter\d* AS/.test(s));
 const separateWrites = (sql: string[]) => sql.filter((s) => /^(insert into "resource_history"|update "?resource_version"?|insert into "?resource"? |insert into "?search_index"?)/i.test(s));
 
-test('a create in a folder: the dashboard and its permissions in one statement, four in all', async () => {
+test('a create in a folder: both counters locked by one statement, the dashboard and its permissions written by one, three in all', async () => {
   const body = { metadata: { name: 'd1', annotations: { 'svc.app/folder': 'f' } }, spec: { title: 'D1' } };
   const sql = await transaction(() => t.as.post(DASHBOARDS).send(body).expect(201));
   // The dashboard and its managed permission, deferred to the transaction's end: both counters, both objects and
@@ -54,8 +54,12 @@ test('a create in a folder: the dashboard and its permissions in one statement, 
   expect(separateWrites(sql)).toEqual([]);
   // No existence check before an insert, no references replaced on a new object.
   expect(sql.filter((s) => /delete from "object_reference"/i.test(s))).toEqual([]);
-  // The two counters' locks, the folder's check, the dashboard and its permission object (not read first).
-  expect(sql.length).toBeLessThanOrEqual(4);
+  // Both counters locked by one statement (the dashboards' and the permissions'), the folder's check, the dashboard
+  // and its permission object (not read first).
+  const locks = sql.filter((s) => /for update$/i.test(s));
+  expect(locks).toHaveLength(1);
+  expect(locks[0]).toMatch(/unnest/);
+  expect(sql.length).toBeLessThanOrEqual(3);
   // What the one statement wrote is there: the search row (found by title) and the internal id.
   const hits = (await t.as.get('/api/search?query=D1').expect(200)).body as { uid: string; id: number }[];
   const got = await t.as.get(`${DASHBOARDS}/d1`).expect(200);

@@ -94,6 +94,7 @@ export class AccessControl {
         const creator = kind === 'anonymous' ? undefined : { kind, uid: user.identity.slice(user.identity.indexOf(':') + 1) };
         await permissions.replaceWithin(tx, by, obj.namespace, obj.resource, obj.name, defaultPermissionItems(obj.resource, obj.name, obj.folder, creator));
       },
+      createdTypes: (resource) => (permissions && KIND_ACCESS.isManaged(resource) ? [permissions.type] : []),
       deleted: async (objects, tx) => {
         for (const namespace of new Set(objects.map((o) => o.namespace))) {
           const guarded = objects.filter((o) => o.namespace === namespace && isGuarded(o)).map((o) => ({ resource: o.resource, uid: o.name, objectUid: o.uid }));

@@ -3,7 +3,7 @@ import { resourcePermissionKind as kind, type ResourcePermissionSpec } from '../
 import { StatusError } from '../../errors';
 import { type JsonObject, type Resource, storedAs } from '../../meta';
 import type { Registry, Requester, RequestContext } from '../../registry';
-import type { HistoryEvent, StorageTx } from '../../../storage';
+import type { GroupResource, HistoryEvent, StorageTx } from '../../../storage';
 import type { ManagedPermissionSource } from './authorizer';
 import { ManagedGrants } from './grants';
 import { KIND_ACCESS } from './kind-access';
@@ -88,6 +88,9 @@ export class StoredPermissions implements ManagedPermissionSource {
   private versionRead: Promise<{ current: number; oldestResumable: number }> | undefined;
 
   constructor(private readonly registry: Registry) {}
+
+  /** The storage type of the objects that hold the items (ResourcePermission). */
+  readonly type: GroupResource = { group: kind.group, resource: kind.plural };
 
   grantsFor(orgId: number): Promise<ManagedGrants> {
     let p = this.refreshes.get(orgId);
