@@ -5,6 +5,7 @@ import { type Dialect, Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import type { PGliteDialect } from 'kysely-pglite-dialect';
 import { Client, Pool } from 'pg';
 import { prepareMarked } from './postgres/prepared';
+import { foldStatements } from './postgres/folded-statements';
 import { type SoleWriter, soleWriter } from './postgres/sole-writer';
 import { SqlStorage } from './postgres/sql-storage';
 import type { Database } from './postgres/schema';
@@ -61,6 +62,8 @@ function openServer(url: string, max: number, prepared: boolean): Storage {
     client.on('error', () => undefined);
     // The statements marked PREPARED are parsed and planned once per connection.
     if (prepared) prepareMarked(client);
+    // A grouped write's transaction begins with its lock statement and ends with its last write (two messages).
+    foldStatements(client);
   });
   // The provisioning lock (Storage.exclusively) is held by a connection outside the pool, so the work it guards has
   // the whole pool: one connection beyond max_open_conn while a process holds or waits for it.
@@ -69,16 +72,16 @@ function openServer(url: string, max: number, prepared: boolean): Storage {
     client.on('error', () => undefined);
     return client;
   };
-  return sqlStorage(new PostgresDialect({ pool }), 'postgres', pool, lockSession);
+  return sqlStorage(new PostgresDialect({ pool }), 'postgres', pool, lockSession, undefined, true);
 }
 
 /** The storage over a dialect, each query's duration told to the observers of `observeQueries` (kysely's log hook). */
-function sqlStorage(dialect: Dialect, backend: 'postgres' | 'embedded', pool?: Pool, lockSession?: () => Client, writer?: SoleWriter): SqlStorage {
+function sqlStorage(dialect: Dialect, backend: 'postgres' | 'embedded', pool?: Pool, lockSession?: () => Client, writer?: SoleWriter, fold = false): SqlStorage {
   const queries = new Set<QueryObserver>();
   const log = (e: LogEvent) => {
     for (const observe of queries) observe(e.queryDurationMillis / 1000, e.level === 'error', e.query.sql);
   };
-  return new SqlStorage(new Kysely<Database>({ dialect, log }), backend, { pool, queries, lockSession, soleWriter: writer });
+  return new SqlStorage(new Kysely<Database>({ dialect, log }), backend, { pool, queries, lockSession, soleWriter: writer, fold });
 }
 
 /**

@@ -36,9 +36,10 @@ import { searchRows, syncSearchRows } from './search-sql';
 import { versionRows } from './versions-sql';
 import type { Database } from './schema';
 import { syncUniqueRows, writeUniqueKeys } from './unique-sql';
-import { deleteObject, deleteObjects, insertObject, insertObjects, type ObjectWrite, updateObject } from './write-sql';
+import { deleteObject, deleteObjects, insertObject, insertObjects, NOT_ALL_WRITTEN, type ObjectWrite, updateObject } from './write-sql';
 import { CommitGroups } from './commit-group';
 import { PREPARED } from './prepared';
+import { foldedLock } from './folded-statements';
 import type { SoleWriter } from './sole-writer';
 
 /** resourceVersions are microseconds since the epoch, or the previous one + 1 when the clock has not moved on. */
@@ -110,11 +111,23 @@ export class SqlStorage implements Storage {
   /** Writes of one type that arrive together share a transaction and its commit (see commit-group.ts). */
   private readonly commitGroups = new CommitGroups<SqlTx>({
     transaction: (body, { deferred }) =>
-      this.db.transaction().execute(async (trx) => {
-        const tx = new SqlTx(trx, deferred);
-        await body(tx);
-        await tx.flush();
-      }),
+      this.instruments.fold
+        ? // The transaction begins with its lock statement and ends with its last write (folded-statements.ts).
+          this.db.connection().execute(async (conn) => {
+            const tx = new SqlTx(conn, deferred, true);
+            try {
+              await body(tx);
+              await tx.commit();
+            } catch (err) {
+              await tx.rollback().catch(() => undefined);
+              throw err;
+            }
+          })
+        : this.db.transaction().execute(async (trx) => {
+            const tx = new SqlTx(trx, deferred);
+            await body(tx);
+            await tx.flush();
+          }),
     deferredFailed: (err) => err instanceof DeferredWriteRefused,
     savepoint: (tx) => tx.savepoint(),
     rollbackTo: (tx) => tx.rollbackToSavepoint(),
@@ -125,7 +138,14 @@ export class SqlStorage implements Storage {
   constructor(
     private readonly db: Kysely<Database>,
     readonly backend: 'postgres' | 'embedded',
-    private readonly instruments: { pool?: { totalCount: number; idleCount: number; waitingCount: number }; queries?: Set<QueryObserver>; lockSession?: () => LockSession; soleWriter?: SoleWriter } = {},
+    private readonly instruments: {
+      pool?: { totalCount: number; idleCount: number; waitingCount: number };
+      queries?: Set<QueryObserver>;
+      lockSession?: () => LockSession;
+      soleWriter?: SoleWriter;
+      /** A grouped write's transaction may begin with its lock and end with its write (folded-statements.ts: the client folds). */
+      fold?: boolean;
+    } = {},
   ) {
     this.hot = {
       get: CompiledQuery.raw(PREPARED + selectObject(db, { group: '', resource: '', namespace: '', name: '' }).compile().sql, []),
@@ -684,11 +704,53 @@ class SqlTx implements StorageTx {
    * `deferring`: plain creates (no unique keys, no references) are written by the transaction's next statement, or
    * at its end, all together in one statement. Only for a commit group's optimistic batch: a create that then does
    * not apply cannot answer its caller where it was made, so the whole batch runs again without deferring.
+   * `unbegun`: `db` is a connection with no transaction yet: the first statement begins it, the lock of the types
+   * in the same message, and {@link commit} or {@link rollback} ends it (folded-statements.ts).
    */
   constructor(
-    private readonly db: Transaction<Database>,
+    private readonly db: Db,
     private readonly deferring = false,
+    private unbegun = false,
   ) {}
+
+  /** Before a statement: the transaction begun, the deferred creates written. */
+  private async ready(): Promise<void> {
+    await this.begin();
+    await this.flush();
+  }
+
+  /** Sends BEGIN if the transaction has not begun. */
+  private async begin(): Promise<void> {
+    if (!this.unbegun) return;
+    await sql`begin`.execute(this.db);
+    this.unbegun = false;
+  }
+
+  /**
+   * Ends a transaction this began (nothing to end when no statement ran): writes the deferred creates and commits,
+   * in one message when there are several (folded-statements.ts; one goes by its prepared statement, then COMMIT).
+   */
+  async commit(): Promise<void> {
+    if (this.unbegun) return;
+    if (this.pending.length > 1) {
+      const writes = this.pending;
+      this.pending = [];
+      try {
+        await insertObjects(this.db, writes, { thenCommit: true });
+      } catch (err) {
+        if ((err as { code?: string }).code === NOT_ALL_WRITTEN) throw new DeferredWriteRefused(`some of ${writes.length} deferred creates did not apply`);
+        throw err;
+      }
+      return;
+    }
+    await this.flush();
+    await sql`commit`.execute(this.db);
+  }
+
+  /** Rolls back a transaction this began. */
+  async rollback(): Promise<void> {
+    if (!this.unbegun) await sql`rollback`.execute(this.db);
+  }
 
   /**
    * Writes the deferred creates, in one statement; throws {@link DeferredWriteRefused} when one of them did not
@@ -703,7 +765,7 @@ class SqlTx implements StorageTx {
   }
 
   async count(q: CountQuery): Promise<number> {
-    await this.flush();
+    await this.ready();
     return countObjects(this.db, q);
   }
 
@@ -712,7 +774,7 @@ class SqlTx implements StorageTx {
    * name nest, and a rollback goes back to the latest, which is the only one ever rolled back to.
    */
   async savepoint(): Promise<void> {
-    await this.flush();
+    await this.ready();
     await sql`SAVEPOINT grouped`.execute(this.db);
     this.saved = new Map([...this.counters].map(([k, c]) => [k, { ...c }]));
   }
@@ -736,7 +798,7 @@ class SqlTx implements StorageTx {
     for (const [k, c] of this.counters) {
       if (!c.idUnstored) continue;
       const [group, resource] = k.split('/');
-      await this.flush();
+      await this.ready();
       await sql`UPDATE resource_version SET last_internal_id = greatest(last_internal_id, ${c.internalId}::bigint) WHERE "group" = ${group} AND resource = ${resource}`.execute(this.db);
       c.idUnstored = false;
     }
@@ -746,7 +808,11 @@ class SqlTx implements StorageTx {
     const todo = new Map(types.filter((t) => !this.counters.has(typeKey(t))).map((t) => [typeKey(t), t]));
     if (!todo.size) return;
     const lock = async (ts: GroupResource[]) => {
-      const { rows } = await this.db.executeQuery<CounterRow>(CompiledQuery.raw(LOCK_COUNTERS, [ts.map((t) => t.group), ts.map((t) => t.resource)]));
+      const folded = this.unbegun ? foldedLock(ts) : undefined;
+      if (!folded) await this.begin();
+      const query = folded ? CompiledQuery.raw(folded, []) : CompiledQuery.raw(LOCK_COUNTERS, [ts.map((t) => t.group), ts.map((t) => t.resource)]);
+      const { rows } = await this.db.executeQuery<CounterRow>(query);
+      this.unbegun = false;
       for (const row of rows) {
         const key = typeKey({ group: row.group, resource: row.resource });
         this.counters.set(key, { version: Number(row.resource_version), internalId: Number(row.last_internal_id), idUnstored: false });
@@ -767,17 +833,17 @@ class SqlTx implements StorageTx {
   }
 
   async get(key: ResourceKey, opts?: { lock?: 'share' | 'update' }): Promise<StoredObject | undefined> {
-    await this.flush();
+    await this.ready();
     return getObject(this.db, key, opts?.lock);
   }
 
   async list(query: ListQuery): Promise<ListPage> {
-    await this.flush();
+    await this.ready();
     return listObjects(this.db, query);
   }
 
   async referrers(query: ReferrersQuery): Promise<Reference[]> {
-    await this.flush();
+    await this.ready();
     return referrerRows(this.db, query);
   }
 
@@ -809,7 +875,7 @@ class SqlTx implements StorageTx {
       this.counters.get(typeKey(key))!.idUnstored = false;
       return { key, resourceVersion: w.rv, value };
     }
-    await this.flush();
+    await this.ready();
     if (!(await this.stored(key, insertObject(this.db, key, w)))) throw new StorageError('KeyExists', key, `${key.name} already exists`);
     if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
     // A new object has no references yet: nothing to replace.
@@ -819,7 +885,7 @@ class SqlTx implements StorageTx {
 
   async update(key: ResourceKey, value: JsonObject, expected: number, opts: WriteOptions): Promise<StoredObject> {
     await this.lockTypes([key]);
-    await this.flush();
+    await this.ready();
     const w = this.objectWrite(key, value, opts);
     if (!(await this.stored(key, updateObject(this.db, key, expected, w)))) throw await this.missing(key);
     if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
@@ -829,7 +895,7 @@ class SqlTx implements StorageTx {
 
   async delete(key: ResourceKey, expected?: number, finalValue?: JsonObject): Promise<StoredObject> {
     await this.lockTypes([key]);
-    await this.flush();
+    await this.ready();
     const w = this.versionWrite(key);
     const deleted = await this.stored(key, deleteObject(this.db, key, w, expected, finalValue && JSON.stringify(finalValue)));
     if (!deleted) throw await this.missing(key);
@@ -857,7 +923,7 @@ class SqlTx implements StorageTx {
 
   async deleteAll(q: DeleteAllQuery, opts: { historyValue?: (value: JsonObject) => JsonObject } = {}): Promise<number> {
     await this.lockTypes([q]);
-    await this.flush();
+    await this.ready();
     let finals: Map<string, string> | undefined;
     if (opts.historyValue) {
       const { items } = await listObjects(this.db, { group: q.group, resource: q.resource, namespace: q.namespace, everyNamespace: q.everyNamespace, labels: q.labels });

@@ -4,6 +4,7 @@ import type { DeleteAllQuery, ResourceKey, SearchFields } from '../types';
 import { labelFilterSql } from './label-sql';
 import { searchRow, searchUpsert } from './search-sql';
 import { PREPARED } from './prepared';
+import { THEN_COMMIT } from './folded-statements';
 import type { Db } from './sql-storage';
 
 /**
@@ -38,6 +39,9 @@ const counter = (key: ResourceKey, w: { rv: number; internalId?: number }) => sq
 const searchOf = (key: ResourceKey, w: ObjectWrite, written: 'inserted' | 'updated') =>
   w.search ? sql`, search AS (${searchUpsert(sql`SELECT ${searchRow(key, w.folder, w.search)} FROM ${sql.raw(written)}`)})` : sql``;
 
+/** The error of an {@link insertObjects} with `thenCommit` that did not insert every object (division_by_zero). */
+export const NOT_ALL_WRITTEN = '22012';
+
 /** Inserts the object with its ADDED history row and its search row; false when the name is taken (nothing inserted). */
 export async function insertObject(db: Db, key: ResourceKey, w: ObjectWrite): Promise<boolean> {
   const { rows } = await sql<{ written: number }>`${sql.raw(PREPARED)}
@@ -60,7 +64,7 @@ export async function insertObject(db: Db, key: ResourceKey, w: ObjectWrite): Pr
  * taken, or taken by an earlier one of them, is not: the caller compares the count and throws, which rolls back the
  * rest with the transaction. The counter of each type ends at its last version.
  */
-export async function insertObjects(db: Db, writes: readonly { key: ResourceKey; w: ObjectWrite }[]): Promise<number> {
+export async function insertObjects(db: Db, writes: readonly { key: ResourceKey; w: ObjectWrite }[], opts: { thenCommit?: boolean } = {}): Promise<number> {
   const types = new Map<string, { key: ResourceKey; rv: number; internalId?: number }>();
   for (const { key, w } of writes) {
     const t = types.get(`${key.group}/${key.resource}`);
@@ -75,7 +79,9 @@ export async function insertObjects(db: Db, writes: readonly { key: ResourceKey;
   const searches = writes
     .filter(({ w }) => w.search)
     .map(({ key, w }) => sql`SELECT ${searchRow(key, w.folder, w.search!)} FROM inserted WHERE inserted."group" = ${key.group} AND inserted.resource = ${key.resource} AND inserted.resource_version = ${w.rv}::bigint`);
-  const { rows: out } = await sql<{ written: string | number }>`
+  // With COMMIT after it in one message (folded-statements.ts), it fails unless every object was inserted: a division
+  // by zero (22012), which the caller tells by NOT_ALL_WRITTEN.
+  const { rows: out } = await sql<{ written: string | number }>`${sql.raw(opts.thenCommit ? THEN_COMMIT : '')}
     WITH ${sql.join(counters)},
     input ("group", resource, namespace, name, folder, resource_version, value, history) AS (VALUES ${sql.join(rows)}),
     inserted AS (
@@ -88,7 +94,7 @@ export async function insertObjects(db: Db, writes: readonly { key: ResourceKey;
       SELECT i."group", i.resource, i.namespace, i.name, i.folder, 'ADDED', i.resource_version, 0, coalesce(i.history, i.value)
       FROM input i JOIN inserted USING ("group", resource, resource_version)
       RETURNING 1)
-    SELECT count(*) AS written FROM history`.execute(db);
+    SELECT count(*) AS written ${opts.thenCommit ? sql`, 1 / (count(*) = ${writes.length})::int AS whole` : sql``} FROM history`.execute(db);
   return Number(out[0]?.written ?? 0);
 }
 

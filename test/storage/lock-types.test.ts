@@ -4,7 +4,7 @@
  */
 import type { JsonObject } from '../../pkg/meta';
 import type { Storage } from '../../storage';
-import { createTestStorage } from '../support/backend';
+import { createTestStorage, testBackend } from '../support/backend';
 
 const A = { group: 'locks.test', resource: 'alphas' };
 const B = { group: 'locks.test', resource: 'betas' };
@@ -71,4 +71,41 @@ test('writers naming the same types in opposite orders all commit (one lock orde
   );
   expect(done).toHaveLength(12);
   for (let i = 0; i < 12; i++) for (const t of orders[i % orders.length]) expect(await storage.get(key(t, `c${i}`))).toBeDefined();
+});
+
+describe('a grouped transaction', () => {
+  /** A grouped transaction of A's type, as the registry runs a write. */
+  const grouped = <T>(fn: Parameters<Storage['transact']>[0]) => storage.transact(fn, { group: 'locks.test/alphas' }) as Promise<T>;
+
+  test('on PostgreSQL begins with its lock statement, in one message', async () => {
+    statements.length = 0;
+    await grouped(async (tx) => {
+      await tx.lockTypes([A, B]);
+      return tx.create(key(A, 'g1'), value('g1'), { folder: '' });
+    });
+    const first = statements.findIndex((s) => /^begin/i.test(s));
+    expect(first).toBeGreaterThanOrEqual(0);
+    if (testBackend() === 'postgres') expect(statements[first]).toMatch(/^begin; select .* for update$/);
+    else expect(statements[first + 1]).toMatch(/for update$/);
+  });
+
+  test('that reads before it locks, then fails, leaves nothing; the next one commits', async () => {
+    const failing = grouped(async (tx) => {
+      expect(await tx.get(key(A, 'g1'))).toBeDefined();
+      await tx.create(key(A, 'g2'), value('g2'), { folder: '' });
+      await tx.create(key(B, 'g2'), value('g2'), { folder: '' });
+      throw new Error('refused');
+    });
+    await expect(failing).rejects.toThrow('refused');
+    expect(await storage.get(key(A, 'g2'))).toBeUndefined();
+    expect(await storage.get(key(B, 'g2'))).toBeUndefined();
+    const written = await grouped(async (tx) => tx.create(key(A, 'g3'), value('g3'), { folder: '' }));
+    expect((await storage.get(key(A, 'g3')))!.resourceVersion).toBe((written as { resourceVersion: number }).resourceVersion);
+  });
+
+  test('that runs no statement sends none on PostgreSQL (BEGIN and COMMIT alone on the embedded database)', async () => {
+    statements.length = 0;
+    await expect(grouped(async () => 'nothing')).resolves.toBe('nothing');
+    expect(statements).toEqual(testBackend() === 'postgres' ? [] : ['begin', 'commit']);
+  });
 });
