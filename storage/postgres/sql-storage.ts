@@ -365,7 +365,26 @@ export class SqlStorage implements Storage {
     return { versions: this.versionsFrom(r.versions, mark), object };
   }
 
-  async allVersions(): Promise<readonly TypeVersions[]> {
+  /**
+   * Every type's versions, read by a statement sent after the call: the calls made before the event loop's next
+   * check phase share it (issue 16). Requests that arrive together (a batch of creates answered together is
+   * followed by their clients' next requests together) are parsed in one poll phase, and each asks for its scope's
+   * versions there: one statement then serves them all, instead of one round trip each. It is sent after every
+   * call it answers, so it sees whatever committed before any of them (a revoked token, a changed permission).
+   */
+  allVersions(): Promise<readonly TypeVersions[]> {
+    const known = this.unchangedVersions();
+    if (known) return Promise.resolve(known);
+    return (this.sharedVersionsRead ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.sharedVersionsRead = undefined;
+      return this.readVersions();
+    }));
+  }
+
+  /** The versions read the calls of {@link allVersions} made since it was last sent share, not sent yet. */
+  private sharedVersionsRead?: Promise<readonly TypeVersions[]>;
+
+  private async readVersions(): Promise<readonly TypeVersions[]> {
     const known = this.unchangedVersions();
     if (known) return known;
     const mark = this.instruments.soleWriter?.mark();

@@ -165,6 +165,32 @@ describe.each<Backend>(['postgres', 'embedded'])('storage conformance (%s)', (ba
     expect((await storage.allVersionsWith!(key('absent'))).object).toBeUndefined();
   });
 
+  test('allVersions calls made together share one statement; a call made after it was sent reads again, and sees writes', async () => {
+    const mine = (all: readonly { group: string; resource: string; current: number }[]) => all.find((v) => v.group === T.group && v.resource === T.resource)!;
+    const statements: string[] = [];
+    const stop = storage.observeQueries((_s, _f, text) => statements.push(text));
+    try {
+      // A write first, so the embedded database (the sole writer, which keeps its versions) reads them again too.
+      const created = await storage.transact((tx) => tx.create(key('shared1'), obj('shared1'), noFolder));
+      statements.length = 0;
+      const together = await Promise.all([storage.allVersions(), storage.allVersions(), storage.allVersions()]);
+      expect(statements).toHaveLength(1);
+      expect(together[1]).toBe(together[0]);
+      expect(together[2]).toBe(together[0]);
+      expect(mine(together[0]).current).toBe(created.resourceVersion);
+      // A call made once the shared statement was sent does not ride on it: it could miss what committed since.
+      const sent = storage.allVersions();
+      await new Promise((resolve) => setImmediate(resolve));
+      const later = storage.allVersions();
+      await Promise.all([sent, later]);
+      expect(statements).toHaveLength(backend === 'embedded' ? 1 : 3);
+      const next = await storage.transact((tx) => tx.create(key('shared2'), obj('shared2'), noFolder));
+      expect(mine(await storage.allVersions()).current).toBe(next.resourceVersion);
+    } finally {
+      stop();
+    }
+  });
+
   test('resourceVersions grow per type and every write is in history', async () => {
     const start = (await storage.versions(T)).current;
     const a = await storage.transact((tx) => tx.create(key('h1'), obj('h1'), noFolder));
