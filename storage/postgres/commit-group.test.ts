@@ -58,6 +58,33 @@ function keyed() {
   return { db, committed, log, create };
 }
 
+/**
+ * A database with sessions: each transaction records the session it ran in, waits at its commit for `gate` (when
+ * set), and fails there when `failing` names it.
+ */
+function sessions() {
+  let opened = 0;
+  const ranIn: number[] = [];
+  const state: { gate?: Promise<void>; failing?: number } = {};
+  const db: BatchDatabase<object, number> = {
+    async session(fn) {
+      return fn(++opened);
+    },
+    async transaction(body, { session }) {
+      ranIn.push(session ?? 0);
+      await body({});
+      await state.gate;
+      if (state.failing === ranIn.length) throw new Error(`transaction ${ranIn.length} failed`);
+    },
+    async savepoint() {},
+    async rollbackTo() {},
+    retryable: () => false,
+    deferredFailed: () => false,
+    maxAttempts: 3,
+  };
+  return { db, ranIn, state };
+}
+
 describe('CommitGroups', () => {
   it('answers every waiting write the error of a transaction that cannot begin, instead of trying again forever', async () => {
     const db = closed();
@@ -93,4 +120,25 @@ describe('CommitGroups', () => {
     // plainly and the others each in a savepoint, and the one whose key is taken is rolled back alone.
     expect(log).toEqual(['begin deferred', 'begin', 'savepoint', 'savepoint', 'rollback to', 'savepoint', 'commit']);
   });
+
+  it('runs batches that follow one another in one session; a batch that fails ends it, and the next takes a new one', async () => {
+    const { db, ranIn, state } = sessions();
+    const groups = new CommitGroups(db);
+    let open!: () => void;
+    state.gate = new Promise<void>((r) => (open = r));
+    const first = groups.run('g', async () => 'a');
+    // Arrives while the first batch is at its commit: the next batch, in the same session.
+    await new Promise((r) => setImmediate(r));
+    state.gate = undefined;
+    state.failing = 2;
+    const second = groups.run('g', async () => 'b');
+    open();
+    expect(await first).toBe('a');
+    await expect(second).rejects.toThrow('transaction 2 failed');
+    expect(ranIn).toEqual([1, 1]);
+    // The failed batch ended its session: the next write runs in a new one.
+    expect(await groups.run('g', async () => 'c')).toBe('c');
+    expect(ranIn).toEqual([1, 1, 2]);
+  });
 });
+

@@ -25,12 +25,17 @@ import { AsyncResource } from 'node:async_hooks';
 export const MAX_BATCH = 25;
 
 /** The database side: one transaction, savepoints in it, and which errors mean "run it again". */
-export interface BatchDatabase<Tx> {
+export interface BatchDatabase<Tx, Session = unknown> {
   /**
    * Runs `body` in a new transaction, committed when it resolves, rolled back when it throws. With `deferred`, the
-   * transaction may defer writes to its end (see {@link deferredFailed}).
+   * transaction may defer writes to its end (see {@link deferredFailed}); with `session`, it runs there.
    */
-  transaction(body: (tx: Tx) => Promise<void>, opts: { deferred: boolean }): Promise<void>;
+  transaction(body: (tx: Tx) => Promise<void>, opts: { deferred: boolean; session?: Session }): Promise<void>;
+  /**
+   * Optional: runs `fn` with a session (a connection) held for it, which the batches that follow one another
+   * share: the next batch starts at once, without taking a connection from the pool and handing it back.
+   */
+  session?<T>(fn: (session: Session) => Promise<T>): Promise<T>;
   /** A deferred write did not apply: nothing of the transaction committed, and its members may run again without deferring. */
   deferredFailed(err: unknown): boolean;
   /** Starts a savepoint; it is never released (one round trip less per write), so savepoints nest. */
@@ -50,11 +55,11 @@ interface Member<Tx> {
   result?: unknown;
 }
 
-export class CommitGroups<Tx> {
+export class CommitGroups<Tx, Session = unknown> {
   /** Per group, the transactions waiting for the batch in flight to take them. */
   private readonly waiting = new Map<string, Member<Tx>[]>();
 
-  constructor(private readonly db: BatchDatabase<Tx>) {}
+  constructor(private readonly db: BatchDatabase<Tx, Session>) {}
 
   /** Runs `fn` in a transaction of `group`, alone or with others; resolves after its commit. */
   run<T>(group: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -75,17 +80,41 @@ export class CommitGroups<Tx> {
     const queue = this.waiting.get(group)!;
     try {
       let careful = false;
-      while (queue.length) careful = await this.batch(queue, careful);
+      while (queue.length) {
+        if (!this.db.session) {
+          careful = (await this.batch(queue, careful)).careful;
+          continue;
+        }
+        // The batches that follow one another share a session while none fails: a failure may be its connection's,
+        // so the next batch takes a session of its own.
+        try {
+          careful = await this.db.session(async (s: Session): Promise<boolean> => {
+            let next = careful;
+            while (queue.length) {
+              const ended = await this.batch(queue, next, s);
+              next = ended.careful;
+              if (!ended.ok) break;
+            }
+            return next;
+          });
+        } catch (err) {
+          // No session (the pool closed, the database gone): the first waiting member answers the error, as when a
+          // transaction cannot begin.
+          const first = queue.shift();
+          if (first) this.fail(queue, first, err);
+          careful = false;
+        }
+      }
     } finally {
       this.waiting.delete(group);
     }
   }
 
   /**
-   * One database transaction: the first waiting member, then others, each in a savepoint when `careful`; true when
-   * an optimistic batch failed and the next is to be careful.
+   * One database transaction: the first waiting member, then others, each in a savepoint when `careful`. `careful`
+   * in the answer: an optimistic batch failed and the next is to be careful; `ok`: the transaction committed.
    */
-  private async batch(queue: Member<Tx>[], careful: boolean): Promise<boolean> {
+  private async batch(queue: Member<Tx>[], careful: boolean, session?: Session): Promise<{ careful: boolean; ok: boolean }> {
     const ran: Member<Tx>[] = [];
     // Members that failed on their own in this transaction: answered once it has ended, since what they saw of
     // their neighbours' writes is only true once those commit (a create that found its name taken by one of them).
@@ -122,30 +151,30 @@ export class CommitGroups<Tx> {
           ran.push(member);
           current = undefined;
         }
-      }, { deferred: !careful });
+      }, { deferred: !careful, ...(session === undefined ? {} : { session }) });
     } catch (err) {
       // Nothing of this transaction committed.
       if (!began) {
         // No transaction: the first waiting member answers the error (or waits again while it may retry), so a
         // database that refuses every transaction ends the queue instead of spinning on it.
         this.fail(queue, queue.shift()!, err);
-        return false;
+        return { careful: false, ok: false };
       }
       if (!careful && ((current && ran.length) || this.db.deferredFailed(err))) {
         // A member of an optimistic batch failed after others ran: its failure may be theirs (a name one of them
         // took), so it runs again too, after them, each with a savepoint. So do all of them when a deferred write
         // did not apply: run again, each write is made when asked for, and the member that made it sees its failure.
         queue.unshift(...ran, ...(current ? [current] : []));
-        return true;
+        return { careful: true, ok: false };
       }
       // The first member's own failure, or the transaction's (a savepoint, the commit, the connection).
       for (const m of current ? [...ran, current] : ran) this.fail(queue, m, err);
       for (const [m, own] of failed) this.fail(queue, m, own);
-      return false;
+      return { careful: false, ok: false };
     }
     for (const m of ran) m.resolve(m.result);
     for (const [m, own] of failed) this.fail(queue, m, own);
-    return false;
+    return { careful: false, ok: true };
   }
 
   private fail(queue: Member<Tx>[], member: Member<Tx>, err: unknown): void {

@@ -109,25 +109,30 @@ export class SqlStorage implements Storage {
   /** The connections outside the pool that hold the locks of {@link exclusively} (PostgreSQL), by lock name. */
   private readonly lockSessions = new Map<string, Promise<LockSession>>();
   /** Writes of one type that arrive together share a transaction and its commit (see commit-group.ts). */
-  private readonly commitGroups = new CommitGroups<SqlTx>({
-    transaction: (body, { deferred }) =>
-      this.instruments.fold
-        ? // The transaction begins with its lock statement and ends with its last write (folded-statements.ts).
-          this.db.connection().execute(async (conn) => {
-            const tx = new SqlTx(conn, deferred, true);
-            try {
-              await body(tx);
-              await tx.commit();
-            } catch (err) {
-              await tx.rollback().catch(() => undefined);
-              throw err;
-            }
-          })
-        : this.db.transaction().execute(async (trx) => {
-            const tx = new SqlTx(trx, deferred);
-            await body(tx);
-            await tx.flush();
-          }),
+  private readonly commitGroups = new CommitGroups<SqlTx, Db>({
+    transaction: (body, { deferred, session }) => {
+      if (!this.instruments.fold) {
+        return this.db.transaction().execute(async (trx) => {
+          const tx = new SqlTx(trx, deferred);
+          await body(tx);
+          await tx.flush();
+        });
+      }
+      // The transaction begins with its lock statement and ends with its last write (folded-statements.ts).
+      const run = async (conn: Db) => {
+        const tx = new SqlTx(conn, deferred, true);
+        try {
+          await body(tx);
+          await tx.commit();
+        } catch (err) {
+          await tx.rollback().catch(() => undefined);
+          throw err;
+        }
+      };
+      return session ? run(session) : this.db.connection().execute(run);
+    },
+    // Back-to-back batches of a group keep their connection (PostgreSQL; the embedded database has one anyway).
+    session: (fn) => (this.instruments.fold ? this.db.connection().execute(fn) : fn(this.db)),
     deferredFailed: (err) => err instanceof DeferredWriteRefused,
     savepoint: (tx) => tx.savepoint(),
     rollbackTo: (tx) => tx.rollbackToSavepoint(),
@@ -830,8 +835,10 @@ class SqlTx implements StorageTx {
       const folded = this.unbegun ? foldedLock(ts) : undefined;
       if (!folded) await this.begin();
       const query = folded ? CompiledQuery.raw(folded, []) : CompiledQuery.raw(LOCK_COUNTERS, [ts.map((t) => t.group), ts.map((t) => t.resource)]);
-      const { rows } = await this.db.executeQuery<CounterRow>(query);
+      // Begun once sent, even when its lock fails (cancelled, timed out): the transaction is then rolled back, so its
+      // connection never goes back to the pool inside a failed transaction.
       this.unbegun = false;
+      const { rows } = await this.db.executeQuery<CounterRow>(query);
       for (const row of rows) {
         const key = typeKey({ group: row.group, resource: row.resource });
         this.counters.set(key, { version: Number(row.resource_version), internalId: Number(row.last_internal_id), idUnstored: false });

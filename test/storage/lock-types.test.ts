@@ -4,7 +4,8 @@
  */
 import type { JsonObject } from '../../pkg/meta';
 import type { Storage } from '../../storage';
-import { createTestStorage, testBackend } from '../support/backend';
+import { Client } from 'pg';
+import { adminUrl, createTestStorage, testBackend } from '../support/backend';
 
 const A = { group: 'locks.test', resource: 'alphas' };
 const B = { group: 'locks.test', resource: 'betas' };
@@ -101,6 +102,51 @@ describe('a grouped transaction', () => {
     expect(await storage.get(key(B, 'g2'))).toBeUndefined();
     const written = await grouped(async (tx) => tx.create(key(A, 'g3'), value('g3'), { folder: '' }));
     expect((await storage.get(key(A, 'g3')))!.resourceVersion).toBe((written as { resourceVersion: number }).resourceVersion);
+  });
+
+  // The embedded database has one connection and no other session to cancel a statement from.
+  (testBackend() === 'postgres' ? test : test.skip)('on PostgreSQL, whose lock statement fails (cancelled while it waits) leaves its connection rolled back: every later write and read succeeds', async () => {
+    let release!: () => void;
+    let locked!: () => void;
+    const held = new Promise<void>((resolve) => (locked = resolve));
+    // Another group's transaction holds A's counter while the grouped one asks for it.
+    const holder = storage.transact(
+      async (tx) => {
+        await tx.lockTypes([A]);
+        locked();
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+      { group: 'locks.test/holder' },
+    );
+    await held;
+    // Its failure, taken as it comes (it comes while the loop below still runs).
+    const failure = grouped(async (tx) => tx.create(key(A, 'cancelled'), value('cancelled'), { folder: '' })).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    const admin = new Client({ connectionString: adminUrl() });
+    await admin.connect();
+    try {
+      let cancelled = 0;
+      for (let i = 0; i < 200 && !cancelled; i++) {
+        const { rowCount } = await admin.query(`SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'begin; select%for update'`);
+        cancelled = rowCount ?? 0;
+        if (!cancelled) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(cancelled).toBe(1);
+    } finally {
+      await admin.end();
+    }
+    expect(await failure).toMatchObject({ code: '57014' });
+    release();
+    await holder;
+    // More concurrent writes than the pool has connections (each its own group, so each its own connection): none
+    // meets a connection left in the failed transaction.
+    const written = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => storage.transact(async (tx) => tx.create(key(A, `after${i}`), value(`after${i}`), { folder: '' }), { group: `locks.test/after${i}` })),
+    );
+    for (let i = 0; i < 25; i++) expect((await storage.get(key(A, `after${i}`)))!.resourceVersion).toBe(written[i].resourceVersion);
+    expect(await storage.get(key(A, 'cancelled'))).toBeUndefined();
   });
 
   test('that runs no statement sends none on PostgreSQL (BEGIN and COMMIT alone on the embedded database)', async () => {
