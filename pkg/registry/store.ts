@@ -90,8 +90,15 @@ const GENERATE_NAME_ATTEMPTS = 8;
 const EXPIRED_CONTINUE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
 
-/** Kubernetes writes timestamps with second precision. */
-const timestamp = (d = new Date()) => `${d.toISOString().slice(0, 19)}Z`;
+/** The second {@link timestamp} last formatted, and its text: every write of that second reuses it. */
+let stamped = { second: NaN, text: '' };
+
+/** Now, as Kubernetes writes timestamps: with second precision. */
+function timestamp(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== stamped.second) stamped = { second, text: `${new Date(second * 1000).toISOString().slice(0, 19)}Z` };
+  return stamped.text;
+}
 
 /** An object the registry checked against its kind's schema, as the kind's own type (see SpecOf): the one cast. */
 const typed = <S>(obj: Resource): Resource<SpecOf<S>> => obj as unknown as Resource<SpecOf<S>>;

@@ -40,6 +40,7 @@ import { Mailer } from '../mail';
 import { internalKinds } from '../../apis';
 import { ScopedReads, type Storage } from '../../storage';
 import { readScope } from './read-scope';
+import { readRoutes } from './read-routes';
 import { AnswerCache } from './answer-cache';
 import { apisRouter } from './apis-router';
 import { WatchCredentials } from './watch-credentials';
@@ -125,8 +126,8 @@ export function createApp(deps: AppDeps): {
 
   // First: every request, whatever answers it, gets its id and its log line.
   app.use(requestLog(deps.log, metrics));
-  app.use(healthRouter(deps.storage, deps.build, () => draining));
-  app.use(metricsRouter(metrics, deps.config.metrics));
+  app.use(readRoutes(healthRouter(deps.storage, deps.build, () => draining)));
+  app.use(readRoutes(metricsRouter(metrics, deps.config.metrics)));
   // JSON answers of /apis reads are kept while nothing stored changes (the request's one versions statement tells).
   const { storage } = deps;
   const answerBytes = deps.config.registry.answer_cache_mb * 2 ** 20;
@@ -137,8 +138,8 @@ export function createApp(deps: AppDeps): {
   }
   if (storage instanceof ScopedReads) app.use(readScope(storage, readAheadRoutes(legacyAreas, deps.registry.namespaces), (url) => !!answers?.holds(url)));
   // Public, as kube-apiserver's /version; the legacy API's specification and explorer hold no data.
-  app.use(versionRouter(deps.build));
-  app.use(legacyOpenApiRouter({ version: deps.build.version }));
+  app.use(readRoutes(versionRouter(deps.build)));
+  app.use(readRoutes(legacyOpenApiRouter({ version: deps.build.version })));
   // Authenticate before reading bodies: a stranger's 10 MiB upload is refused unread.
   // Strategies are tried in order; the first that recognises the caller wins.
   // Failed logins are counted in the database, so every replica refuses a throttled login.
@@ -194,8 +195,8 @@ export function createApp(deps: AppDeps): {
   app.use(checkRequestBody);
   const subresources = kindSubresources(deps.registry);
   const enabledAlpha = enabledAlphaFromToggles(deps.config.feature_toggles.enable);
-  app.use(discoveryRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha }));
-  app.use(apisOpenApiRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha, build: deps.build }));
+  app.use(readRoutes(discoveryRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha })));
+  app.use(readRoutes(apisOpenApiRouter({ kinds: deps.registry.kinds, subresources, enabledAlpha, build: deps.build })));
   // Open watches end within about a second of their credential losing its access (a revoked token, a role change).
   const callers = new CallerCheck({ users, accounts, access, password: cloud ? undefined : verify, sessions: cloud ? undefined : { store: sessions, cookieName } });
   const credentials = new WatchCredentials(callers, { log: deps.log });
