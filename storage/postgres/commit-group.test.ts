@@ -141,4 +141,3 @@ describe('CommitGroups', () => {
     expect(ranIn).toEqual([1, 1, 2]);
   });
 });
-

@@ -104,8 +104,7 @@ describe('a grouped transaction', () => {
     expect((await storage.get(key(A, 'g3')))!.resourceVersion).toBe((written as { resourceVersion: number }).resourceVersion);
   });
 
-  // The embedded database has one connection and no other session to cancel a statement from.
-  (testBackend() === 'postgres' ? test : test.skip)('on PostgreSQL, whose lock statement fails (cancelled while it waits) leaves its connection rolled back: every later write and read succeeds', async () => {
+  (testBackend() === 'postgres' ? test : test.skip)('on PostgreSQL only (the embedded database has no second session to cancel from), whose lock statement fails (cancelled while it waits) leaves its connection rolled back: every later write and read succeeds', async () => {
     let release!: () => void;
     let locked!: () => void;
     const held = new Promise<void>((resolve) => (locked = resolve));
