@@ -28,6 +28,7 @@ const { throwAwayDatabase } = require('./database');
 const { COLLECTION, bodyOf, keyOf, nameOf, seedThroughStorage } = require('./dashboards');
 
 const { MAIN, ROOT, startServer, stopServer } = require('./server-process');
+const { cpuMeter } = require('./cpu');
 const DOC = JSON.stringify({ title: 'Service latency', tags: ['api', 'bench'], panels: [1, 2, 3].map((id) => ({ id, type: 'timeseries', title: `p9${id} latency`, targets: [{ refId: 'A', expr: `histogram_quantile(0.9${id}, rate(x[5m]))` }] })) });
 
 function parseArgs(argv) {
@@ -50,56 +51,6 @@ function parseArgs(argv) {
 // ---------------------------------------------------------------- the server process
 
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
-
-const CLOCK_TICKS = (() => {
-  const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
-  return Number(r.stdout) > 0 ? Number(r.stdout) : 100;
-})();
-
-/**
- * CPU time (user + system) a process has used, in µs, from /proc, with `children` that of its children that ended
- * too; 0 where there is none (it ended, or not Linux).
- */
-function cpuMicros(pid, children = false) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
-    return (ticks * 1e6) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-
-/** The local PostgreSQL server's processes (postmaster, backends, helpers), by name; [] without pgrep or PostgreSQL. */
-function postgresPids() {
-  const r = spawnSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim().split('\n').map(Number) : [];
-}
-
-/**
- * The CPU the local PostgreSQL has used, in µs: its live processes', and (counted by the postmaster, the oldest of
- * them) that of the backends that ended, so connections opened and closed within a phase (pgbench's) count too.
- */
-function postgresMicros() {
-  const pids = postgresPids();
-  if (!pids.length) return 0;
-  const oldest = Number(spawnSync('pgrep', ['-o', '-x', 'postgres'], { encoding: 'utf8' }).stdout.trim());
-  return pids.reduce((sum, pid) => sum + cpuMicros(pid, pid === oldest), 0);
-}
-
-/**
- * Counts the CPU that the server and the database use during a phase, so a figure can be read per request: absolute
- * rates drift on a shared machine, the CPU a request costs much less. The database is the local PostgreSQL's
- * processes (every backend, the bench's pgbench clients not included); on the embedded database it runs inside
- * the server process.
- */
-function cpuMeter(serverPid, withPostgres) {
-  return () => {
-    const server0 = cpuMicros(serverPid);
-    const db0 = withPostgres ? postgresMicros() : 0;
-    return () => ({ server: cpuMicros(serverPid) - server0, db: withPostgres ? postgresMicros() - db0 : undefined });
-  };
-}
 
 // ---------------------------------------------------------------- load
 

@@ -9,13 +9,15 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const MAIN = path.join(ROOT, 'dist', 'cmd', 'dashboard-apiserver', 'main.js');
 
 /**
- * Starts dist/ main.js with `args` and only `env` (plus PATH); resolves once it logs "server started".
+ * Starts dist/ main.js with `args` and only `env` (plus PATH); resolves once it logs "server started". `root`: the
+ * checkout whose dist/ runs (default this one); `nodeArgs`: Node's own flags (`--cpu-prof`, say).
  *
  * @example const server = await startServer(['--server.http_port=0'], { SVC_DATABASE_URL: url });
  */
-async function startServer(args, env) {
-  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} not found: run \`npm run build\` first`);
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
+async function startServer(args, env, { root = ROOT, nodeArgs = [] } = {}) {
+  const main = path.join(root, path.relative(ROOT, MAIN));
+  if (!fs.existsSync(main)) throw new Error(`${main} not found: run \`npm run build\` first`);
+  const child = spawn(process.execPath, [...nodeArgs, main, ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
