@@ -35,6 +35,12 @@ function specOf(i) {
   };
 }
 
+/**
+ * The dashboard spec of ratios.js and profile.js (~400 bytes of JSON): what their creates send, and what pgbench
+ * inserts as a row, so that a create is compared with an insert of the same document.
+ */
+const RATIOS_SPEC = { title: 'Service latency', tags: ['api', 'bench'], panels: [1, 2, 3].map((id) => ({ id, type: 'timeseries', title: `p9${id} latency`, targets: [{ refId: 'A', expr: `histogram_quantile(0.9${id}, rate(x[5m]))` }] })) };
+
 /** The body of POST <COLLECTION> for the i-th dashboard. */
 function bodyOf(i) {
   return {
@@ -75,4 +81,4 @@ async function seedThroughStorage(storage, template, from, to, batch = 500) {
   }
 }
 
-module.exports = { GROUP, RESOURCE, NAMESPACE, COLLECTION, SELECTOR, nameOf, bodyOf, keyOf, storedValueOf, seedThroughStorage };
+module.exports = { GROUP, RESOURCE, NAMESPACE, COLLECTION, SELECTOR, RATIOS_SPEC, nameOf, bodyOf, keyOf, storedValueOf, seedThroughStorage };

@@ -23,12 +23,11 @@ const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { throwAwayDatabase } = require('./database');
-const { COLLECTION } = require('./dashboards');
-const { cpuMicros, postgresMicros } = require('./cpu');
-const { MAIN, ROOT, startServer, stopServer } = require('./server-process');
+const { COLLECTION, RATIOS_SPEC: SPEC } = require('./dashboards');
+const { cpuMeter } = require('./cpu');
+const { mainOf, ROOT, startServer, stopServer } = require('./server-process');
 
 const PHASES = ['health', 'get', 'get-new', 'create', 'create-dry'];
-const SPEC = { title: 'Service latency', tags: ['api', 'bench'], panels: [1, 2, 3].map((id) => ({ id, type: 'timeseries', title: `p9${id} latency`, targets: [{ refId: 'A', expr: `histogram_quantile(0.9${id}, rate(x[5m]))` }] })) };
 
 function parseArgs(argv) {
   const opts = { phase: undefined, duration: 10, connections: 8, runs: 1, rate: undefined, embedded: false, cpuProf: undefined, against: undefined };
@@ -69,8 +68,7 @@ function load(phase, base, bearer) {
 
 /** One run: a server of `root` on a new database, warmed up 3 s, then the timed phase. */
 async function run(root, opts) {
-  const main = path.join(root, path.relative(ROOT, MAIN));
-  const token = execFileSync(process.execPath, [main, '--new-service-account-token'], { encoding: 'utf8' }).trim();
+  const token = execFileSync(process.execPath, [mainOf(root), '--new-service-account-token'], { encoding: 'utf8' }).trim();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-profile-'));
   const db = opts.embedded ? undefined : await throwAwayDatabase('svc_profile');
   const args = ['--server.http_port=0', '--server.http_addr=127.0.0.1', '--registry.compaction_interval_seconds=86400', `--paths.data=${dataDir}`, ...(db ? [`--database.url=${db.url}`] : [])];
@@ -87,18 +85,18 @@ async function run(root, opts) {
     if (!res.ok) throw new Error(`creating the dashboard to read answered ${res.status}`);
     const phase = load(opts.phase, server.url, bearer);
     await autocannon({ ...phase, duration: 3, connections: opts.connections });
-    const pid = server.child.pid;
-    const [server0, db0, own0] = [cpuMicros(pid), db ? postgresMicros() : 0, process.cpuUsage()];
+    const used = cpuMeter(server.child.pid, Boolean(db))();
+    const own0 = process.cpuUsage();
     const r = await autocannon({ ...phase, duration: opts.duration, connections: opts.connections, ...(opts.rate ? { overallRate: opts.rate } : {}) });
-    const own = process.cpuUsage(own0);
+    const [cpu, own] = [used(), process.cpuUsage(own0)];
     const n = r.requests.total || 1;
     return {
       rps: r.requests.mean,
       p50: r.latency.p50,
       p99: r.latency.p99,
       bad: r.non2xx + r.errors + r.timeouts,
-      server: (cpuMicros(pid) - server0) / n,
-      db: db ? (postgresMicros() - db0) / n : undefined,
+      server: cpu.server / n,
+      db: cpu.db === undefined ? undefined : cpu.db / n,
       loadgen: (own.user + own.system) / n,
     };
   } finally {

@@ -25,11 +25,11 @@ const autocannon = require('autocannon');
 const { Client } = require('pg');
 const dist = require('./dist');
 const { throwAwayDatabase } = require('./database');
-const { COLLECTION, bodyOf, keyOf, nameOf, seedThroughStorage } = require('./dashboards');
+const { COLLECTION, RATIOS_SPEC, bodyOf, keyOf, nameOf, seedThroughStorage } = require('./dashboards');
 
 const { MAIN, ROOT, startServer, stopServer } = require('./server-process');
 const { cpuMeter } = require('./cpu');
-const DOC = JSON.stringify({ title: 'Service latency', tags: ['api', 'bench'], panels: [1, 2, 3].map((id) => ({ id, type: 'timeseries', title: `p9${id} latency`, targets: [{ refId: 'A', expr: `histogram_quantile(0.9${id}, rate(x[5m]))` }] })) });
+const DOC = JSON.stringify(RATIOS_SPEC);
 
 function parseArgs(argv) {
   const opts = { backends: [], duration: 10, connections: 8 };
@@ -118,7 +118,7 @@ async function runBackend(backend, opts) {
   try {
     const bearer = { authorization: `Bearer ${token}` };
     const base = server.url;
-    const createBody = JSON.stringify({ apiVersion: 'dashboard.svc.app/v1beta1', kind: 'Dashboard', metadata: { generateName: 'c-' }, spec: JSON.parse(DOC) });
+    const createBody = JSON.stringify({ apiVersion: 'dashboard.svc.app/v1beta1', kind: 'Dashboard', metadata: { generateName: 'c-' }, spec: RATIOS_SPEC });
     await call(base, 'POST', '/api/folders', bearer, { uid: 'bench-folder', title: 'Bench folder' });
     await call(base, 'POST', '/api/dashboards/db', bearer, { dashboard: { uid: 'bench-one', title: 'Bench one', panels: [] }, folderUid: 'bench-folder' });
     for (let i = 0; i < 120; i++) await call(base, 'POST', COLLECTION, bearer, bodyOf(i));

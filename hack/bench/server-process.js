@@ -6,7 +6,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const MAIN = path.join(ROOT, 'dist', 'cmd', 'dashboard-apiserver', 'main.js');
+/** The compiled server's entry point in the checkout `root`. */
+const mainOf = (root) => path.join(root, 'dist', 'cmd', 'dashboard-apiserver', 'main.js');
+const MAIN = mainOf(ROOT);
 
 /**
  * Starts dist/ main.js with `args` and only `env` (plus PATH); resolves once it logs "server started". `root`: the
@@ -15,7 +17,7 @@ const MAIN = path.join(ROOT, 'dist', 'cmd', 'dashboard-apiserver', 'main.js');
  * @example const server = await startServer(['--server.http_port=0'], { SVC_DATABASE_URL: url });
  */
 async function startServer(args, env, { root = ROOT, nodeArgs = [] } = {}) {
-  const main = path.join(root, path.relative(ROOT, MAIN));
+  const main = mainOf(root);
   if (!fs.existsSync(main)) throw new Error(`${main} not found: run \`npm run build\` first`);
   const child = spawn(process.execPath, [...nodeArgs, main, ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } });
   let out = '';
@@ -62,4 +64,4 @@ async function drive(once, { duration, connections }) {
   return { rps: latencies.length / duration, p50: at(0.5), p95: at(0.95), ok: latencies.length, failures };
 }
 
-module.exports = { drive, MAIN, ROOT, startServer, stopServer };
+module.exports = { drive, MAIN, mainOf, ROOT, startServer, stopServer };
