@@ -113,6 +113,15 @@ const typed = <S>(obj: Resource): Resource<SpecOf<S>> => obj as unknown as Resou
  *   await registry.init();
  *   const created = await registry.create(ctx, playlistKind, { metadata: { generateName: 'pl-' }, spec });
  */
+/** How {@link Registry.newObject} makes an object, beyond the request's body. */
+interface NewObjectOptions {
+  /** The managedFields of a server-side apply; other creates are Update operations of `ctx.fieldManager`. */
+  applied?: ManagedFieldsEntry[];
+  seal?: Seal;
+  /** The spec is the server's own (see {@link Registry.putWithin}): not checked against the kind's schema. */
+  serverBuilt?: boolean;
+}
+
 export class Registry {
   private readonly folders: FolderRules;
   private readonly versionsToKeep: Readonly<Record<string, number>>;
@@ -482,7 +491,7 @@ export class Registry {
     const trail: Trail = { gate: access?.gate(), ctx, seal: await this.sealerFor(kind) };
     for (let attempt = 1; ; attempt++) {
       // A kind named by its numeric id gets its name in the transaction (see insert).
-      const obj = this.newObject(ctx, kind, requested ?? (prefix ? generateName(prefix) : ''), input, undefined, trail.seal);
+      const obj = this.newObject(ctx, kind, requested ?? (prefix ? generateName(prefix) : ''), input, { seal: trail.seal });
       const write = () =>
         this.transact(kind, obj.metadata.name, async (tx) => {
           await tx.lockTypes([typeOf(kind), ...(opts.alongside?.kinds ?? []).map(typeOf), ...(access && !opts.dryRun ? access.createdTypes() : [])]);
@@ -560,7 +569,7 @@ export class Registry {
         if (!stored) {
           checkCreatable(kind, { ...input, metadata: { ...input.metadata, name } });
           const created = apply(undefined, []);
-          const obj = this.newObject(ctx, kind, name, created.input, created.managedFields, trail.seal);
+          const obj = this.newObject(ctx, kind, name, created.input, { applied: created.managedFields, seal: trail.seal });
           trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj), obj.spec), '');
           const object = await this.insert(tx, ctx, kind, obj, opts, trail);
           if (trail.gate && !opts.dryRun) await trail.gate.access.created(object, tx);
@@ -601,7 +610,7 @@ export class Registry {
         }
         const input = parse(undefined);
         checkCreatable(kind, { ...input, metadata: { ...input.metadata, name } });
-        const obj = this.newObject(ctx, kind, name, input, undefined, trail.seal);
+        const obj = this.newObject(ctx, kind, name, input, { seal: trail.seal });
         trail.gate?.require('create', trail.gate.access.createTarget(folderOf(obj), obj.spec), '');
         const object = await this.insert(tx, ctx, kind, obj, opts, trail);
         if (trail.gate && !opts.dryRun) await trail.gate.access.created(object, tx);
@@ -864,10 +873,10 @@ export class Registry {
   }
 
   /**
-   * A new object from a create request: system fields set here, then the kind's hooks. `applied` are the
-   * managedFields of a server-side apply; other creates are Update operations of `ctx.fieldManager`.
+   * A new object from a create request: system fields set here, then the kind's hooks (see NewObjectOptions).
    */
-  private newObject(ctx: RequestContext, kind: KindRegistration, name: string, input: ParsedBody, applied?: ManagedFieldsEntry[], seal?: Seal): Resource {
+  private newObject(ctx: RequestContext, kind: KindRegistration, name: string, input: ParsedBody, opts: NewObjectOptions = {}): Resource {
+    const { applied, seal } = opts;
     const now = timestamp();
     const obj: Resource = {
       apiVersion: apiVersion(kind),
@@ -890,7 +899,7 @@ export class Registry {
     obj.metadata = withoutUndefined(obj.metadata);
     dropReported(kind, obj);
     kind.strategy?.prepareForCreate?.(obj);
-    this.validate(kind, obj, undefined, secureValueCauses(kind, obj));
+    if (!opts.serverBuilt) this.validate(kind, obj, undefined, secureValueCauses(kind, obj));
     kind.strategy?.canonicalize?.(obj, this.settingsOf(kind));
     sealSecureValues(kind, obj, undefined, seal);
     obj.metadata.managedFields =
@@ -996,13 +1005,17 @@ export class Registry {
    * fields, validation) but no access check: for companion objects that must commit with another write, as the
    * permissions of a new dashboard commit with it. Lock order: the caller's types first, then this kind's.
    *
+   * `serverBuilt`: the spec is the server's own, made from typed values (the default permissions of a new object), so
+   * a new object is not checked against the kind's schema again: the check could not fail, and it would run under the
+   * type's lock, which every concurrent writer of the type waits for. A spec replacing a stored one is checked.
+   *
    * @example await identityRegistry.putWithin(tx, ctx, resourcePermissionKind, name, spec);
    */
-  async putWithin<S>(tx: StorageTx, ctx: RequestContext, kind: KindRegistration<S>, name: string, typedSpec: SpecOf<S>): Promise<Resource<SpecOf<S>>> {
+  async putWithin<S>(tx: StorageTx, ctx: RequestContext, kind: KindRegistration<S>, name: string, typedSpec: SpecOf<S>, opts: { serverBuilt?: boolean } = {}): Promise<Resource<SpecOf<S>>> {
     // Checked against the kind's schema below, as any write's spec: JSON to the registry.
     const spec = typedSpec as unknown as JsonObject;
     const key = this.key(ctx, kind, name);
-    const create = () => this.insert(tx, ctx, kind, this.newObject(ctx, kind, name, { metadata: { name }, spec }), {});
+    const create = () => this.insert(tx, ctx, kind, this.newObject(ctx, kind, name, { metadata: { name }, spec }, { serverBuilt: opts.serverBuilt }), {});
     // The companion of a new object is new too, nearly always: it is written at once, and read only when the name
     // is taken (a round trip less under the type's lock). Not for a kind whose create checks what an update does
     // not (a quota, exclusive flags).

@@ -130,7 +130,8 @@ export class StoredPermissions implements ManagedPermissionSource {
    */
   async replaceWithin(tx: StorageTx, by: Requester, namespace: string, resource: Guarded, uid: string, items: readonly ManagedPermissionItem[]): Promise<void> {
     const spec = toPermissionSpec(resource, uid, items);
-    await this.registry.putWithin(tx, { requester: by, namespace, fieldManager: 'svc-access' }, kind, permissionObjectName(resource, uid), spec);
+    // Made here from typed items: the registry need not check it against the kind's schema under the lock.
+    await this.registry.putWithin(tx, { requester: by, namespace, fieldManager: 'svc-access' }, kind, permissionObjectName(resource, uid), spec, { serverBuilt: true });
   }
 
   /**
