@@ -36,10 +36,11 @@ import { searchRows, syncSearchRows } from './search-sql';
 import { versionRows } from './versions-sql';
 import type { Database } from './schema';
 import { syncUniqueRows, writeUniqueKeys } from './unique-sql';
-import { deleteObject, deleteObjects, insertObject, insertObjects, NOT_ALL_WRITTEN, type ObjectWrite, updateObject } from './write-sql';
+import { type CounterState, deleteObject, deleteObjects, insertObject, insertObjects, NOT_ALL_WRITTEN, type ObjectWrite, updateObject } from './write-sql';
 import { CommitGroups } from './commit-group';
 import { PREPARED } from './prepared';
 import { foldedLock } from './folded-statements';
+import { KnownCounters } from './known-counters';
 import type { SoleWriter } from './sole-writer';
 
 /** resourceVersions are microseconds since the epoch, or the previous one + 1 when the clock has not moved on. */
@@ -51,6 +52,8 @@ function nowMicros(): number {
 const MIGRATION_LOCK_ID = 7_305_742_186_173_449;
 
 const typeKey = (t: GroupResource) => `${t.group}/${t.resource}`;
+/** The type a {@link typeKey} names (groups hold no slash). */
+const typeOfKey = (key: string): GroupResource => ({ group: key.slice(0, key.indexOf('/')), resource: key.slice(key.indexOf('/') + 1) });
 
 /** Deadlocks and serialization failures are retried: the transaction had no effect. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -108,6 +111,8 @@ export class SqlStorage implements Storage {
   private readonly exclusive = new Map<string, Promise<void>>();
   /** The connections outside the pool that hold the locks of {@link exclusively} (PostgreSQL), by lock name. */
   private readonly lockSessions = new Map<string, Promise<LockSession>>();
+  /** The counters this process's grouped transactions left, which the next batch may assume (known-counters.ts). */
+  private readonly known = new KnownCounters();
   /** Writes of one type that arrive together share a transaction and its commit (see commit-group.ts). */
   private readonly commitGroups = new CommitGroups<SqlTx, Db>({
     transaction: (body, { deferred, session }) => {
@@ -120,14 +125,16 @@ export class SqlStorage implements Storage {
       }
       // The transaction begins with its lock statement and ends with its last write (folded-statements.ts).
       const run = async (conn: Db) => {
-        const tx = new SqlTx(conn, deferred, true);
+        const tx = new SqlTx(conn, deferred, true, this.known);
         try {
           await body(tx);
           await tx.commit();
         } catch (err) {
+          // What it knew of the counters stays: a batch assuming a counter that moved writes nothing (see confirm).
           await tx.rollback().catch(() => undefined);
           throw err;
         }
+        tx.committed();
       };
       return session ? run(session) : this.db.connection().execute(run);
     },
@@ -723,6 +730,8 @@ class SqlTx implements StorageTx {
   private saved?: Map<string, Counter>;
   /** The creates not written yet (see {@link flush}). */
   private pending: { key: ResourceKey; w: ObjectWrite }[] = [];
+  /** The counters taken from `known` instead of being locked and read: what was assumed of each, by type. */
+  private assumed?: Map<string, CounterState>;
 
   /**
    * `deferring`: plain creates (no unique keys, no references) are written by the transaction's next statement, or
@@ -730,17 +739,52 @@ class SqlTx implements StorageTx {
    * not apply cannot answer its caller where it was made, so the whole batch runs again without deferring.
    * `unbegun`: `db` is a connection with no transaction yet: the first statement begins it, the lock of the types
    * in the same message, and {@link commit} or {@link rollback} ends it (folded-statements.ts).
+   * `known`: with `deferring` and `unbegun`, the types' counters may be assumed from there rather than locked and
+   * read, until a statement needs them locked; a transaction that sends no other statement then locks them, writes
+   * its creates if each counter still holds the version assumed, and commits, in one message (known-counters.ts).
    */
   constructor(
     private readonly db: Db,
     private readonly deferring = false,
     private unbegun = false,
+    private readonly known?: KnownCounters,
   ) {}
 
-  /** Before a statement: the transaction begun, the deferred creates written. */
+  /** Before a statement: the assumed counters locked, the transaction begun, the deferred creates written. */
   private async ready(): Promise<void> {
+    await this.confirm();
     await this.begin();
     await this.flush();
+  }
+
+  /**
+   * Locks and reads the counters assumed so far (beginning the transaction). One that moved since (another process
+   * wrote the type) is taken as read, unless this transaction handed out versions or ids from it already: then the
+   * transaction fails as a deferred write that did not apply, and its batch runs again with every counter locked.
+   */
+  private async confirm(): Promise<void> {
+    const assumed = this.assumed;
+    if (!assumed) return;
+    this.assumed = undefined;
+    const rows = await this.lockRows([...assumed.keys()].map(typeOfKey));
+    for (const row of rows) {
+      const key = typeKey({ group: row.group, resource: row.resource });
+      const from = assumed.get(key)!;
+      const c = this.counters.get(key)!;
+      const [version, internalId] = [Number(row.resource_version), Number(row.last_internal_id)];
+      if (version === from.version && internalId === from.internalId) continue;
+      this.known?.observed(key, version);
+      if (c.version !== from.version || c.internalId !== from.internalId) throw new DeferredWriteRefused(`the counter of ${key} moved`);
+      c.version = version;
+      c.internalId = internalId;
+    }
+  }
+
+  /** After the commit: the counters as this transaction left them, for the next batch to assume. */
+  committed(): void {
+    if (!this.known) return;
+    // An internal id handed out and not stored is not in the counter's row.
+    for (const [key, c] of this.counters) if (!c.idUnstored) this.known.committed(key, c);
   }
 
   /** Sends BEGIN if the transaction has not begun. */
@@ -755,6 +799,7 @@ class SqlTx implements StorageTx {
    * in one message when there are several (folded-statements.ts; one goes by its prepared statement, then COMMIT).
    */
   async commit(): Promise<void> {
+    if (this.assumed) return this.commitAssumed(this.assumed);
     if (this.unbegun) return;
     if (this.pending.length > 1) {
       const writes = this.pending;
@@ -769,6 +814,25 @@ class SqlTx implements StorageTx {
     }
     await this.flush();
     await sql`commit`.execute(this.db);
+  }
+
+  /**
+   * Ends a transaction that only assumed its counters: one message locks them, writes the deferred creates where each
+   * counter still holds the version assumed, and commits; nothing is written when one moved (DeferredWriteRefused).
+   */
+  private async commitAssumed(assumed: Map<string, CounterState>): Promise<void> {
+    this.assumed = undefined;
+    if (!this.pending.length) return;
+    const writes = this.pending;
+    this.pending = [];
+    // Begun once sent, as in lockTypes.
+    this.unbegun = false;
+    try {
+      await insertObjects(this.db, writes, { thenCommit: true, assumed: { lock: foldedLock([...assumed.keys()].map(typeOfKey))!, from: assumed } });
+    } catch (err) {
+      if ((err as { code?: string }).code === NOT_ALL_WRITTEN) throw new DeferredWriteRefused(`some of ${writes.length} deferred creates did not apply`);
+      throw err;
+    }
   }
 
   /** Rolls back a transaction this began. */
@@ -831,16 +895,12 @@ class SqlTx implements StorageTx {
   async lockTypes(types: readonly GroupResource[]): Promise<void> {
     const todo = new Map(types.filter((t) => !this.counters.has(typeKey(t))).map((t) => [typeKey(t), t]));
     if (!todo.size) return;
+    if (this.assume(todo)) return;
+    await this.confirm();
     const lock = async (ts: GroupResource[]) => {
-      const folded = this.unbegun ? foldedLock(ts) : undefined;
-      if (!folded) await this.begin();
-      const query = folded ? CompiledQuery.raw(folded, []) : CompiledQuery.raw(LOCK_COUNTERS, [ts.map((t) => t.group), ts.map((t) => t.resource)]);
-      // Begun once sent, even when its lock fails (cancelled, timed out): the transaction is then rolled back, so its
-      // connection never goes back to the pool inside a failed transaction.
-      this.unbegun = false;
-      const { rows } = await this.db.executeQuery<CounterRow>(query);
-      for (const row of rows) {
+      for (const row of await this.lockRows(ts)) {
         const key = typeKey({ group: row.group, resource: row.resource });
+        this.known?.observed(key, Number(row.resource_version));
         this.counters.set(key, { version: Number(row.resource_version), internalId: Number(row.last_internal_id), idUnstored: false });
         todo.delete(key);
       }
@@ -856,6 +916,35 @@ class SqlTx implements StorageTx {
       .onConflict((oc) => oc.columns(['group', 'resource']).doNothing())
       .execute();
     await lock(missing);
+  }
+
+  /**
+   * Takes the counters of `todo` from `known` without a statement, when this transaction may (see the constructor)
+   * and every one of them is known; false otherwise.
+   */
+  private assume(todo: Map<string, GroupResource>): boolean {
+    if (!this.known || !this.deferring || !this.unbegun) return false;
+    const found = [...todo.keys()].map((key) => this.known!.assumable(key));
+    if (found.some((c) => !c) || !foldedLock([...todo.values()])) return false;
+    this.assumed ??= new Map();
+    [...todo.keys()].forEach((key, i) => {
+      const c = found[i]!;
+      this.counters.set(key, { version: c.version, internalId: c.internalId, idUnstored: false });
+      this.assumed!.set(key, { version: c.version, internalId: c.internalId });
+    });
+    return true;
+  }
+
+  /** Locks the counter rows of `types` (beginning the transaction) and answers them. */
+  private async lockRows(types: readonly GroupResource[]): Promise<CounterRow[]> {
+    const folded = this.unbegun ? foldedLock(types) : undefined;
+    if (!folded) await this.begin();
+    const query = folded ? CompiledQuery.raw(folded, []) : CompiledQuery.raw(LOCK_COUNTERS, [types.map((t) => t.group), types.map((t) => t.resource)]);
+    // Begun once sent, even when its lock fails (cancelled, timed out): the transaction is then rolled back, so its
+    // connection never goes back to the pool inside a failed transaction.
+    this.unbegun = false;
+    const { rows } = await this.db.executeQuery<CounterRow>(query);
+    return rows;
   }
 
   async get(key: ResourceKey, opts?: { lock?: 'share' | 'update' }): Promise<StoredObject | undefined> {
@@ -894,14 +983,16 @@ class SqlTx implements StorageTx {
     await this.lockTypes([key]);
     // With the type's counter held no other writer of this type runs: the insert cannot race a create of the name,
     // and the unique keys are checked after it (a taken name answers before a taken unique value).
+    const deferred = this.deferring && !opts.unique?.length && !opts.references?.length;
+    // Its version is handed out from counters known to hold: locked and read, unless deferred (see confirm).
+    if (!deferred) await this.ready();
     const w = this.objectWrite(key, value, opts);
-    if (this.deferring && !opts.unique?.length && !opts.references?.length) {
+    if (deferred) {
       // The statement that writes it stores the internal id it carries.
       this.pending.push({ key, w });
       this.counters.get(typeKey(key))!.idUnstored = false;
       return { key, resourceVersion: w.rv, value };
     }
-    await this.ready();
     if (!(await this.stored(key, insertObject(this.db, key, w)))) throw new StorageError('KeyExists', key, `${key.name} already exists`);
     if (opts.unique) await writeUniqueKeys(this.db, key, opts.unique);
     // A new object has no references yet: nothing to replace.

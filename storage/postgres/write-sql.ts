@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { JsonObject } from '../../pkg/meta';
-import type { DeleteAllQuery, ResourceKey, SearchFields } from '../types';
+import type { DeleteAllQuery, GroupResource, ResourceKey, SearchFields } from '../types';
 import { labelFilterSql } from './label-sql';
 import { searchRow, searchUpsert } from './search-sql';
 import { PREPARED } from './prepared';
@@ -30,10 +30,28 @@ export interface ObjectWrite {
   search?: SearchFields;
 }
 
-const counter = (key: ResourceKey, w: { rv: number; internalId?: number }) => sql`
+/** The counter update of a write; with `from`, only while the counter still holds it (see AssumedCounters). */
+const counter = (key: GroupResource, w: { rv: number; internalId?: number }, from?: CounterState) => sql`
   UPDATE resource_version SET resource_version = ${w.rv}::bigint
     ${w.internalId === undefined ? sql`` : sql`, last_internal_id = greatest(last_internal_id, ${w.internalId}::bigint)`}
-  WHERE "group" = ${key.group} AND resource = ${key.resource}`;
+  WHERE "group" = ${key.group} AND resource = ${key.resource}${
+    from === undefined ? sql`` : sql` AND resource_version = ${from.version}::bigint AND last_internal_id = ${from.internalId}::bigint RETURNING 1`
+  }`;
+
+/** A type's counter: its last version and last internal id. */
+export interface CounterState {
+  version: number;
+  internalId: number;
+}
+
+/**
+ * Counters a transaction assumed instead of locking and reading them (known-counters.ts): `lock` is the text that
+ * begins the transaction and locks them (foldedLock), `from` what it assumed of each, by `group/resource`.
+ */
+export interface AssumedCounters {
+  lock: string;
+  from: ReadonlyMap<string, CounterState>;
+}
 
 /** The search row of the object `written` (a CTE's name) returns, if it returned one. */
 const searchOf = (key: ResourceKey, w: ObjectWrite, written: 'inserted' | 'updated') =>
@@ -64,14 +82,18 @@ export async function insertObject(db: Db, key: ResourceKey, w: ObjectWrite): Pr
  * taken, or taken by an earlier one of them, is not: the caller compares the count and throws, which rolls back the
  * rest with the transaction. The counter of each type ends at its last version.
  */
-export async function insertObjects(db: Db, writes: readonly { key: ResourceKey; w: ObjectWrite }[], opts: { thenCommit?: boolean } = {}): Promise<number> {
+export async function insertObjects(db: Db, writes: readonly { key: ResourceKey; w: ObjectWrite }[], opts: { thenCommit?: boolean; assumed?: AssumedCounters } = {}): Promise<number> {
   const types = new Map<string, { key: ResourceKey; rv: number; internalId?: number }>();
   for (const { key, w } of writes) {
     const t = types.get(`${key.group}/${key.resource}`);
     const internalId = w.internalId === undefined ? t?.internalId : Math.max(w.internalId, t?.internalId ?? 0);
     types.set(`${key.group}/${key.resource}`, { key, rv: Math.max(w.rv, t?.rv ?? 0), internalId });
   }
-  const counters = [...types.values()].map((t, i) => sql`${sql.raw(`counter${i}`)} AS (${counter(t.key, t)})`);
+  const assumed = opts.thenCommit ? opts.assumed : undefined;
+  const counters = [...types.entries()].map(([k, t], i) => sql`${sql.raw(`counter${i}`)} AS (${counter(t.key, t, assumed?.from.get(k))})`);
+  // With assumed counters, every one must still have held its version, else nothing is inserted (its versions may
+  // be taken): the count below then fails the statement.
+  const held = assumed ? sql`WHERE ${sql.join([...types.keys()].map((_, i) => sql`EXISTS (SELECT 1 FROM ${sql.raw(`counter${i}`)})`), sql` AND `)}` : sql``;
   // A history value equal to the value is sent once (null here).
   const rows = writes.map(
     ({ key, w }) => sql`(${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, ${w.folder}, ${w.rv}::bigint, ${w.json}::jsonb, ${w.historyJson === w.json ? null : w.historyJson}::jsonb)`,
@@ -81,12 +103,12 @@ export async function insertObjects(db: Db, writes: readonly { key: ResourceKey;
     .map(({ key, w }) => sql`SELECT ${searchRow(key, w.folder, w.search!)} FROM inserted WHERE inserted."group" = ${key.group} AND inserted.resource = ${key.resource} AND inserted.resource_version = ${w.rv}::bigint`);
   // With COMMIT after it in one message (folded-statements.ts), it fails unless every object was inserted: a division
   // by zero (22012), which the caller tells by NOT_ALL_WRITTEN.
-  const { rows: out } = await sql<{ written: string | number }>`${sql.raw(opts.thenCommit ? THEN_COMMIT : '')}
+  const { rows: out } = await sql<{ written: string | number }>`${sql.raw(opts.thenCommit ? THEN_COMMIT : '')}${sql.raw(assumed ? `${assumed.lock}; ` : '')}
     WITH ${sql.join(counters)},
     input ("group", resource, namespace, name, folder, resource_version, value, history) AS (VALUES ${sql.join(rows)}),
     inserted AS (
       INSERT INTO resource ("group", resource, namespace, name, folder, resource_version, value)
-      SELECT "group", resource, namespace, name, folder, resource_version, value FROM input
+      SELECT "group", resource, namespace, name, folder, resource_version, value FROM input ${held}
       ON CONFLICT DO NOTHING
       RETURNING "group", resource, resource_version) ${searches.length ? sql`, search AS (${searchUpsert(sql.join(searches, sql` UNION ALL `))})` : sql``},
     history AS (

@@ -5,8 +5,8 @@
  * so each caller still sees its own create's failure where it made it. Through the real storage, on both backends.
  */
 import type { JsonObject } from '../../pkg/meta';
-import { type Storage, StorageError, type StorageTx } from '../../storage';
-import { createTestStorage } from '../support/backend';
+import { openStorage, type Storage, StorageError, type StorageTx } from '../../storage';
+import { createTestDatabase, createTestStorage, testBackend } from '../support/backend';
 
 const THINGS = { group: 'deferred.test', resource: 'things' };
 const COMPANIONS = { group: 'deferred.test', resource: 'companions' };
@@ -118,4 +118,82 @@ test('a read in the transaction after a create sees it, and a failing transactio
   ).rejects.toThrow('refused after the create');
   expect(await storage.get(thing('undone'))).toBeUndefined();
   expect(await storage.objectHistory(thing('undone'), { limit: 5 })).toEqual([]);
+});
+
+/**
+ * A batch of plain creates whose counters this process left (storage/postgres/known-counters.ts) locks them, writes and
+ * commits in one message; when another process wrote the type in between, it writes nothing and runs again with the
+ * counters locked and read first. PostgreSQL only: the embedded database has one connection and no message to fold.
+ */
+(testBackend() === 'postgres' ? describe : describe.skip)('on PostgreSQL only (the embedded database folds no statements), counters this process left', () => {
+  let url: string;
+  let drop: () => Promise<void>;
+  let mine: Storage;
+  let other: Storage;
+  const sent: string[] = [];
+  beforeAll(async () => {
+    const db = await createTestDatabase('postgres', { migrated: true });
+    url = db.url!;
+    drop = () => db.drop();
+    mine = await openStorage({ url, dataDir: '', maxConnections: 5 });
+    other = await openStorage({ url, dataDir: '', maxConnections: 5 });
+    await mine.registerTypes([THINGS, COMPANIONS]);
+    mine.observeQueries((_s, _f, text) => sent.push(text.replace(/\s+/g, ' ')));
+  }, 60_000);
+  afterAll(async () => {
+    await mine.close();
+    await other.close();
+    await drop();
+  });
+
+  const create = (storage: Storage, name: string, n: number) =>
+    storage.transact(
+      async (tx) => {
+        await tx.lockTypes([THINGS, COMPANIONS]);
+        const a = await tx.create(thing(name), value(name, n), { folder: '' });
+        const b = await tx.create(companion(name), value(name, n), { folder: '' });
+        return [a.resourceVersion, b.resourceVersion];
+      },
+      { group: 'deferred.test/things' },
+    );
+  const lockAlone = (s: string) => /^begin; select .* for update$/.test(s);
+  const lockAndWrite = (s: string) => /^\/\* then commit \*\/ begin; select .* for update; .*INSERT INTO resource /.test(s);
+
+  test('are assumed: the next batch of creates is one statement that locks them, writes and commits', async () => {
+    await create(mine, 'first', 0);
+    sent.length = 0;
+    const versions = await Promise.all([1, 2, 3].map((n) => create(mine, `next${n}`, n)));
+    expect(sent.filter(lockAlone)).toEqual([]);
+    expect(sent.filter(lockAndWrite).length).toBeGreaterThanOrEqual(1);
+    expect(sent.length).toBe(sent.filter(lockAndWrite).length);
+    for (const [n, [rvA, rvB]] of versions.entries()) {
+      expect(await mine.get(thing(`next${n + 1}`))).toMatchObject({ resourceVersion: rvA });
+      expect(await mine.get(companion(`next${n + 1}`))).toMatchObject({ resourceVersion: rvB });
+    }
+    expect((await mine.versions(THINGS)).current).toBe(Math.max(...versions.map(([a]) => a)));
+  });
+
+  test('moved by another process: the batch writes nothing, runs again locked, and its versions come after the other\'s', async () => {
+    await create(mine, 'before', 0);
+    const [otherA, otherB] = await create(other, 'theirs', 1);
+    sent.length = 0;
+    const [rvA, rvB] = await create(mine, 'after', 2);
+    // The assumed attempt, then the one that locks and reads the counters first.
+    expect(sent.filter(lockAndWrite).length).toBe(1);
+    expect(sent.filter(lockAlone).length).toBe(1);
+    expect(rvA).toBeGreaterThan(otherA);
+    expect(rvB).toBeGreaterThan(otherB);
+    expect(await mine.get(thing('after'))).toMatchObject({ resourceVersion: rvA, value: value('after', 2) });
+    expect((await mine.objectHistory(thing('after'), { limit: 5 })).map((h) => [h.action, h.resourceVersion])).toEqual([['ADDED', rvA]]);
+    expect(await mine.get(thing('theirs'))).toMatchObject({ resourceVersion: otherA });
+    // The type is contended now: the next batch locks first rather than fail once more.
+    sent.length = 0;
+    await create(mine, 'later', 3);
+    expect(sent.filter(lockAndWrite)).toEqual([]);
+    expect(sent.filter(lockAlone).length).toBe(1);
+    const history = await mine.eventsSince(THINGS, 0, 100);
+    const order = history.map((h) => h.resourceVersion);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(new Set(order).size).toBe(order.length);
+  });
 });

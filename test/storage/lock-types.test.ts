@@ -84,9 +84,10 @@ describe('a grouped transaction', () => {
       await tx.lockTypes([A, B]);
       return tx.create(key(A, 'g1'), value('g1'), { folder: '' });
     });
-    const first = statements.findIndex((s) => /^begin/i.test(s));
+    const first = statements.findIndex((s) => /^(\/\* then commit \*\/ )?begin/i.test(s));
     expect(first).toBeGreaterThanOrEqual(0);
-    if (testBackend() === 'postgres') expect(statements[first]).toMatch(/^begin; select .* for update$/);
+    // Alone, or (its counters known to this process: see the tests of deferred creates) with its writes and COMMIT.
+    if (testBackend() === 'postgres') expect(statements[first]).toMatch(/^(\/\* then commit \*\/ )?begin; select .* for update(;|$)/);
     else expect(statements[first + 1]).toMatch(/for update$/);
   });
 
@@ -108,15 +109,12 @@ describe('a grouped transaction', () => {
     let release!: () => void;
     let locked!: () => void;
     const held = new Promise<void>((resolve) => (locked = resolve));
-    // Another group's transaction holds A's counter while the grouped one asks for it.
-    const holder = storage.transact(
-      async (tx) => {
-        await tx.lockTypes([A]);
-        locked();
-        await new Promise<void>((resolve) => (release = resolve));
-      },
-      { group: 'locks.test/holder' },
-    );
+    // Another transaction holds A's counter while the grouped one asks for it.
+    const holder = storage.transact(async (tx) => {
+      await tx.lockTypes([A]);
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
     await held;
     // Its failure, taken as it comes (it comes while the loop below still runs).
     const failure = grouped(async (tx) => tx.create(key(A, 'cancelled'), value('cancelled'), { folder: '' })).then(
@@ -128,7 +126,7 @@ describe('a grouped transaction', () => {
     try {
       let cancelled = 0;
       for (let i = 0; i < 200 && !cancelled; i++) {
-        const { rowCount } = await admin.query(`SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'begin; select%for update'`);
+        const { rowCount } = await admin.query(`SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%begin; select%for update%'`);
         cancelled = rowCount ?? 0;
         if (!cancelled) await new Promise((resolve) => setTimeout(resolve, 25));
       }
