@@ -81,6 +81,10 @@ export async function insertObject(db: Db, key: ResourceKey, w: ObjectWrite): Pr
  * of a transaction, of one type or several, in version order); answers how many were inserted. One whose name is
  * taken, or taken by an earlier one of them, is not: the caller compares the count and throws, which rolls back the
  * rest with the transaction. The counter of each type ends at its last version.
+ *
+ * With `thenCommit` and `assumed` (a batch that did not read its counters: SqlTx.commitAssumed), the text begins the
+ * transaction and locks the counters, and each counter moves only from what was assumed of it: when one of them holds
+ * anything else (another process wrote the type), no object is inserted and the statement fails as when one is not.
  */
 export async function insertObjects(db: Db, writes: readonly { key: ResourceKey; w: ObjectWrite }[], opts: { thenCommit?: boolean; assumed?: AssumedCounters } = {}): Promise<number> {
   const types = new Map<string, { key: ResourceKey; rv: number; internalId?: number }>();
