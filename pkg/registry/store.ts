@@ -103,6 +103,15 @@ function timestamp(): string {
 /** An object the registry checked against its kind's schema, as the kind's own type (see SpecOf): the one cast. */
 const typed = <S>(obj: Resource): Resource<SpecOf<S>> => obj as unknown as Resource<SpecOf<S>>;
 
+/** How {@link Registry.newObject} makes an object, beyond the request's body. */
+interface NewObjectOptions {
+  /** The managedFields of a server-side apply; other creates are Update operations of `ctx.fieldManager`. */
+  applied?: ManagedFieldsEntry[];
+  seal?: Seal;
+  /** The spec is the server's own (see {@link Registry.putWithin}): not checked against the kind's schema. */
+  serverBuilt?: boolean;
+}
+
 /**
  * The generic registry: one CRUD engine for every kind (kube-apiserver's generic store). It alone sets the
  * system fields (uid, creationTimestamp, generation, resourceVersion, managedFields, createdBy/updatedBy);
@@ -113,15 +122,6 @@ const typed = <S>(obj: Resource): Resource<SpecOf<S>> => obj as unknown as Resou
  *   await registry.init();
  *   const created = await registry.create(ctx, playlistKind, { metadata: { generateName: 'pl-' }, spec });
  */
-/** How {@link Registry.newObject} makes an object, beyond the request's body. */
-interface NewObjectOptions {
-  /** The managedFields of a server-side apply; other creates are Update operations of `ctx.fieldManager`. */
-  applied?: ManagedFieldsEntry[];
-  seal?: Seal;
-  /** The spec is the server's own (see {@link Registry.putWithin}): not checked against the kind's schema. */
-  serverBuilt?: boolean;
-}
-
 export class Registry {
   private readonly folders: FolderRules;
   private readonly versionsToKeep: Readonly<Record<string, number>>;

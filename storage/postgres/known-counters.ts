@@ -1,3 +1,5 @@
+import type { CounterState } from './write-sql';
+
 /**
  * What this process last saw of types' counters (`resource_version` rows), so that a grouped batch of plain creates
  * can write without first locking and reading them (issue 16: one round trip per batch instead of two). The batch
@@ -14,14 +16,14 @@
  *   known.observed('dashboard.svc.app/dashboards', 20); // another process wrote it: not assumed for CONTENDED_MS
  */
 export class KnownCounters {
-  private readonly counters = new Map<string, { version: number; internalId: number }>();
+  private readonly counters = new Map<string, CounterState>();
   /** Types another process wrote lately, until when (Date.now()) they are not assumed. */
   private readonly contended = new Map<string, number>();
 
   constructor(private readonly contendedMs = CONTENDED_MS) {}
 
   /** The counter a batch may assume for the type: undefined when unknown or written by another process lately. */
-  assumable(type: string): { version: number; internalId: number } | undefined {
+  assumable(type: string): CounterState | undefined {
     const until = this.contended.get(type);
     if (until !== undefined) {
       if (Date.now() < until) return undefined;
@@ -40,7 +42,7 @@ export class KnownCounters {
   }
 
   /** A transaction of this process committed with the type's counter at `counter`. */
-  committed(type: string, counter: { version: number; internalId: number }): void {
+  committed(type: string, counter: CounterState): void {
     const known = this.counters.get(type);
     // Transactions of different groups may lock one type (a companion's) and end in any order: never go back.
     if (!known || counter.version >= known.version) this.counters.set(type, { version: counter.version, internalId: counter.internalId });
