@@ -44,10 +44,12 @@ export function legacyRouter(areas: readonly LegacyArea[], deps: AdapterDeps, op
       router[route.method](route.path, ...(opts.before ?? []), handle(area, route, deps, opts.keep));
     }
   }
+  // A router that matches nothing hands the request on in a later turn of the event loop: an empty one is not entered.
+  const rest: RequestHandler = anyPath.stack.length ? anyPath : (_req, _res, next) => next();
   const dispatch: RequestHandler = (req, res, next) => {
     const router = groups.get(groupOf(req.path));
-    if (!router) return anyPath(req, res, next);
-    router(req, res, (err?: unknown) => (err ? next(err) : anyPath(req, res, next)));
+    if (!router) return rest(req, res, next);
+    router(req, res, (err?: unknown) => (err ? next(err) : rest(req, res, next)));
   };
   // Its routes stay where express keeps a router's: a `stack` of layers, here one per group router (the route table
   // of an app is read from there, e.g. to compare it with the legacy API's description).

@@ -40,6 +40,7 @@ import { Mailer } from '../mail';
 import { internalKinds } from '../../apis';
 import { ScopedReads, type Storage } from '../../storage';
 import { readScope } from './read-scope';
+import { lateRoutes } from './late-routes';
 import { readRoutes } from './read-routes';
 import { AnswerCache } from './answer-cache';
 import { apisRouter } from './apis-router';
@@ -167,7 +168,7 @@ export function createApp(deps: AppDeps): {
   const lastSeen = new LastSeenTracker(users.registry, { onError: (err) => deps.log.warn('could not record a user\'s activity', { error: err instanceof Error ? err.message : String(err) }) });
   // The public routes of the legacy API (a snapshot read by its key, deleted by its delete key) answer before
   // authentication, which would refuse a request without credentials; the router is filled once its deps exist.
-  const publicApi = express.Router();
+  const publicApi = lateRoutes();
   app.use(publicApi);
   app.use(['/apis', '/api', '/openapi'], authenticate(strategies), lastSeen.middleware());
   // Before anything reads a name or a parameter: no NUL, no lone surrogate, no malformed percent-encoding.
@@ -179,7 +180,7 @@ export function createApp(deps: AppDeps): {
   app.use(['/api', '/apis'], attachAccess(access));
   // Routes that stream the request body themselves (the data source proxy) come before the parsers that would read
   // it; the router is filled once the adapters' deps exist, as publicApi.
-  const streamingApi = express.Router();
+  const streamingApi = lateRoutes();
   app.use(streamingApi);
   // JSON, the +json patch types, and bodies without a Content-Type (kubectl create --raw sends none).
   const isJson = (req: { headers: Record<string, unknown> }) => {
@@ -233,8 +234,8 @@ export function createApp(deps: AppDeps): {
       ? new RecordingRules({ registry: registry.companion(internalKinds), dataSources, orgIds: async () => (await users.listOrgs()).map((o) => o.id), log, userAgent, timeoutMs: config.dataproxy.timeout * 1000, rowLimit: config.dataproxy.row_limit })
       : undefined;
   const adapterDeps = { config, registry, secrets, users, teams, preferences, permissions, access, accounts, sessions, roles, passwordCheck: check, lastSeen, log, userAgent, version: deps.build.version, provisioning, dataSources, settings, saml, quotas, signingKeys, reports, recordingRules, licensing, mailer: new Mailer(config.smtp) };
-  publicApi.use(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
-  streamingApi.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !!route.rawBody }));
+  publicApi.fill(legacyRouter(legacyAreas, adapterDeps, { only: isPublicApiRoute, before: [checkRequestTarget] }));
+  streamingApi.fill(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !!route.rawBody }));
   app.use(legacyRouter(legacyAreas, adapterDeps, { only: (route) => !isPublicApiRoute(route) && !route.rawBody, keep: answers && ((req, res, compute) => answers!.send(req, res, compute)) }));
   app.use(() => {
     throw new StatusError(404, 'NotFound', 'Not found');
