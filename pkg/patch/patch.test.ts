@@ -19,6 +19,12 @@ describe('duplicateFields', () => {
   it('reads escaped names and ignores strings that are values', () => {
     expect(duplicateFields('{"a\\"b":"a\\"b","a\\u0022b":1,"x":"{\\"y\\":1,\\"y\\":2}"}')).toEqual([{ name: 'a"b', depth: 1 }]);
   });
+
+  it('tells a name written with an escape from the same name written plainly, and a lone member from a pair', () => {
+    expect(duplicateFields('{"\\u0061":1,"a":2,"b":{"x":1},"c":[],"d":{}}')).toEqual([{ name: 'a', depth: 1 }]);
+    expect(duplicateFields('{"a":{"a":1},"b":[{"a":1},{"a":2}]}')).toEqual([]);
+    expect(duplicateFields('{"a":1,"b":2,"a":3,"a":4,"b":5}')).toEqual([{ name: 'a', depth: 1 }, { name: 'b', depth: 1 }]);
+  });
 });
 
 describe('unknownFields', () => {

@@ -35,20 +35,20 @@ export const QUOTA_TARGETS: readonly QuotaTarget[] = [
 ];
 
 const key = <S>(kind: KindRegistration<S>) => `${kind.plural}.${kind.group}`;
-const active = (config: Config, limit: number) => (config.quota.enabled ? limit : undefined);
-/** An organization's stored limit of `target` (PUT /api/orgs/:orgId/quotas/:target), over the setting: when enabled. */
-const stored = (config: Config, target: string) => (config.quota.enabled ? storedOrgLimit(target) : undefined);
 
 /**
  * The registry quotas of the served kinds from `[quota]` (none unless `quota.enabled`): dashboards and data sources
- * per organization (a limit an admin stored for the organization first) and in all, correlations in all.
+ * per organization (a limit an admin stored for the organization first) and in all, correlations in all. Disabled,
+ * there is no entry at all, so a create counts nothing and reads no stored limit.
  */
 export function objectQuotas(config: Config): Record<string, QuotaLimit> {
   const q = config.quota;
+  if (!q.enabled) return {};
   return {
-    [key(dashboardKind)]: { perNamespace: active(config, q.org_dashboard), stored: stored(config, 'dashboard'), global: active(config, q.global_dashboard) },
-    [key(dataSourceKind)]: { perNamespace: active(config, q.org_data_source), stored: stored(config, 'data_source') },
-    [key(correlationKind)]: { global: active(config, q.global_correlations) },
+    // An organization's stored limit (PUT /api/orgs/:orgId/quotas/:target) comes before the setting.
+    [key(dashboardKind)]: { perNamespace: q.org_dashboard, stored: storedOrgLimit('dashboard'), global: q.global_dashboard },
+    [key(dataSourceKind)]: { perNamespace: q.org_data_source, stored: storedOrgLimit('data_source') },
+    [key(correlationKind)]: { global: q.global_correlations },
   };
 }
 

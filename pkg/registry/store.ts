@@ -744,10 +744,11 @@ export class Registry {
   }
 
   private async insert(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, obj: Resource, opts: WriteOptions, trail?: Trail): Promise<Resource> {
-    await checkFolder(tx, this.folders, kind, obj);
-    await checkReferences(tx, ctx, this.kinds, kind, obj, trail?.gate);
-    await takeFirstFlags(tx, kind, obj);
-    await this.checkQuota(tx, ctx, kind, obj);
+    // Each check is awaited only for a kind that has it: every await of a create costs, even one that does nothing.
+    if (kind.inFolder) await checkFolder(tx, this.folders, kind, obj);
+    if (kind.references) await checkReferences(tx, ctx, this.kinds, kind, obj, trail?.gate);
+    if (kind.exclusive) await takeFirstFlags(tx, kind, obj);
+    if (this.quotas[`${kind.plural}.${kind.group}`]) await this.checkQuota(tx, ctx, kind, obj);
     if (opts.dryRun) {
       if (obj.metadata.name && (await tx.get(this.key(ctx, kind, obj.metadata.name)))) throw new StorageError('KeyExists', undefined, 'exists');
       return this.decorate(kind, obj);
@@ -760,7 +761,7 @@ export class Registry {
       if (kind.internalIds === 'name') obj.metadata.name = String(id);
       obj.metadata.labels = { ...obj.metadata.labels, [Labels.deprecatedInternalID]: String(id) };
     }
-    await this.clearFlags(tx, ctx, kind, obj);
+    if (kind.exclusive) await this.clearFlags(tx, ctx, kind, obj);
     return this.output(kind, await tx.create(this.key(ctx, kind, obj.metadata.name), forStorage(obj), writeOptionsOf(kind, obj)));
   }
 
