@@ -11,7 +11,8 @@
  *   node hack/bench/profile.js create --cpu-prof=/tmp/prof               # a .cpuprofile of the server per run
  *
  * Phases: health (GET /api/health), get (one dashboard, the same URL: a kept answer), get-new (the same with a query
- * parameter the server ignores, new at each request: computed), create, create-dry (?dryRun=All).
+ * parameter the server ignores, new at each request: computed), legacy (GET /api/dashboards/uid/<uid> of that dashboard,
+ * a kept answer), create, create-dry (?dryRun=All).
  * Flags: --duration=<s> (default 10) --connections=<n> (8) --rate=<requests/s> (a fixed rate instead of as fast as
  * it goes) --runs=<n> (1; with --against, pairs) --embedded --cpu-prof=<dir> --against=<checkout>.
  * It prints figures and asserts nothing.
@@ -27,7 +28,7 @@ const { COLLECTION, RATIOS_SPEC: SPEC } = require('./dashboards');
 const { cpuMeter } = require('./cpu');
 const { mainOf, ROOT, startServer, stopServer } = require('./server-process');
 
-const PHASES = ['health', 'get', 'get-new', 'create', 'create-dry'];
+const PHASES = ['health', 'get', 'get-new', 'legacy', 'create', 'create-dry'];
 
 function parseArgs(argv) {
   const opts = { phase: undefined, duration: 10, connections: 8, runs: 1, rate: undefined, embedded: false, cpuProf: undefined, against: undefined };
@@ -59,6 +60,8 @@ function load(phase, base, bearer) {
       return { url: `${base}${COLLECTION}/bench-one`, headers: bearer };
     case 'get-new':
       return { url: `${base}${COLLECTION}/bench-one`, headers: bearer, requests: [{ setupRequest: (req) => ({ ...req, path: `${req.path}?bench=${n++}` }) }] };
+    case 'legacy':
+      return { url: `${base}/api/dashboards/uid/bench-one`, headers: bearer };
     case 'create':
       return { url: `${base}${COLLECTION}`, method: 'POST', headers: json, body };
     default:
