@@ -748,7 +748,8 @@ export class Registry {
     if (kind.inFolder) await checkFolder(tx, this.folders, kind, obj);
     if (kind.references) await checkReferences(tx, ctx, this.kinds, kind, obj, trail?.gate);
     if (kind.exclusive) await takeFirstFlags(tx, kind, obj);
-    if (this.quotas[`${kind.plural}.${kind.group}`]) await this.checkQuota(tx, ctx, kind, obj);
+    const quota = this.quotas[`${kind.plural}.${kind.group}`];
+    if (quota) await this.checkQuota(tx, ctx, kind, obj, quota);
     if (opts.dryRun) {
       if (obj.metadata.name && (await tx.get(this.key(ctx, kind, obj.metadata.name)))) throw new StorageError('KeyExists', undefined, 'exists');
       return this.decorate(kind, obj);
@@ -766,12 +767,10 @@ export class Registry {
   }
 
   /**
-   * Refuses a create that would pass the kind's quota (RegistryOptions.quotas): counted under the type's lock (taken
+   * Refuses a create that would pass `quota`, its kind's (RegistryOptions.quotas): counted under the type's lock (taken
    * here when the caller has not), so concurrent creates never pass a limit together.
    */
-  private async checkQuota(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, obj: Resource): Promise<void> {
-    const quota = this.quotas[`${kind.plural}.${kind.group}`];
-    if (!quota) return;
+  private async checkQuota(tx: StorageTx, ctx: RequestContext, kind: KindRegistration, obj: Resource, quota: QuotaLimit): Promise<void> {
     const type = typeOf(kind);
     await tx.lockTypes([type]);
     const groups: QuotaGroup[] = [
