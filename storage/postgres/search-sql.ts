@@ -42,10 +42,11 @@ export const searchRow = (key: ResourceKey, folder: string, f: SearchFields) =>
  * Writes (or replaces) the rows `rows` yields: a VALUES list, or a SELECT (an object's write statement inserts its
  * row from the row it wrote, so a write that did not apply writes none).
  */
-export const searchUpsert = (rows: RawBuilder<unknown>) => sql`
-    INSERT INTO search_index ("group", resource, namespace, name, folder, title, sort_title, tags, internal_id)
-    ${rows}
-    ON CONFLICT ("group", resource, namespace, name) DO UPDATE SET
+export const searchUpsert = (rows: RawBuilder<unknown>) => sql`${sql.raw(SEARCH_INSERT)} ${rows} ${sql.raw(SEARCH_CONFLICT)}`;
+
+/** The text around {@link searchUpsert}'s rows (storage/postgres/write-sql.ts writes it into a constant text). */
+export const SEARCH_INSERT = `INSERT INTO search_index ("group", resource, namespace, name, folder, title, sort_title, tags, internal_id)`;
+export const SEARCH_CONFLICT = `ON CONFLICT ("group", resource, namespace, name) DO UPDATE SET
       folder = excluded.folder, title = excluded.title, sort_title = excluded.sort_title, tags = excluded.tags,
       internal_id = excluded.internal_id`;
 

@@ -825,10 +825,9 @@ class SqlTx implements StorageTx {
     if (!this.pending.length) return;
     const writes = this.pending;
     this.pending = [];
-    // Begun once sent, as in lockTypes.
-    this.unbegun = false;
+    // One statement, a transaction of its own: nothing begins, nothing is left to roll back.
     try {
-      await insertObjects(this.db, writes, { thenCommit: true, assumed: { lock: foldedLock([...assumed.keys()].map(typeOfKey))!, from: assumed } });
+      await insertObjects(this.db, writes, { assumed });
     } catch (err) {
       if ((err as { code?: string }).code === NOT_ALL_WRITTEN) throw new DeferredWriteRefused(`some of ${writes.length} deferred creates did not apply`);
       throw err;

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { JsonObject } from '../../pkg/meta';
 import type { DeleteAllQuery, GroupResource, ResourceKey, SearchFields } from '../types';
 import { labelFilterSql } from './label-sql';
-import { searchRow, searchUpsert } from './search-sql';
+import { SEARCH_CONFLICT, SEARCH_INSERT, searchRow, searchUpsert, sortTitle } from './search-sql';
 import { PREPARED } from './prepared';
 import { THEN_COMMIT } from './folded-statements';
 import type { Db } from './sql-storage';
@@ -30,27 +30,16 @@ export interface ObjectWrite {
   search?: SearchFields;
 }
 
-/** The counter update of a write; with `from`, only while the counter still holds it (see AssumedCounters). */
-const counter = (key: GroupResource, w: { rv: number; internalId?: number }, from?: CounterState) => sql`
+/** The counter update of a write. */
+const counter = (key: GroupResource, w: { rv: number; internalId?: number }) => sql`
   UPDATE resource_version SET resource_version = ${w.rv}::bigint
     ${w.internalId === undefined ? sql`` : sql`, last_internal_id = greatest(last_internal_id, ${w.internalId}::bigint)`}
-  WHERE "group" = ${key.group} AND resource = ${key.resource}${
-    from === undefined ? sql`` : sql` AND resource_version = ${from.version}::bigint AND last_internal_id = ${from.internalId}::bigint RETURNING 1`
-  }`;
+  WHERE "group" = ${key.group} AND resource = ${key.resource}`;
 
 /** A type's counter: its last version and last internal id. */
 export interface CounterState {
   version: number;
   internalId: number;
-}
-
-/**
- * Counters a transaction assumed instead of locking and reading them (known-counters.ts): `lock` is the text that
- * begins the transaction and locks them (foldedLock), `from` what it assumed of each, by `group/resource`.
- */
-export interface AssumedCounters {
-  lock: string;
-  from: ReadonlyMap<string, CounterState>;
 }
 
 /** The search row of the object `written` (a CTE's name) returns, if it returned one. */
@@ -76,52 +65,104 @@ export async function insertObject(db: Db, key: ResourceKey, w: ObjectWrite): Pr
   return rows.length === 1;
 }
 
+/** A text as a JSON string: what JSON.stringify writes, without its checks for other types. */
+const str = (s: string) => JSON.stringify(s);
+
+/**
+ * The objects of {@link insertObjects} as one JSON array, one member per object: its key, folder and version, its value
+ * and history value as they were stored (their JSON text written in, not quoted: the database parses the whole text
+ * once), and its search row's fields when it has one.
+ */
+function objectRows(writes: readonly { key: ResourceKey; w: ObjectWrite }[]): string {
+  const rows = writes.map(({ key, w }) => {
+    const search = w.search
+      ? `,"title":${str(w.search.title)},"sort_title":${str(sortTitle(w.search.title))},"tags":${JSON.stringify(w.search.tags)},"internal_id":${w.search.internalId}`
+      : '';
+    // A history value equal to the value is sent once (null here).
+    const history = w.historyJson === w.json ? 'null' : w.historyJson;
+    return `{"group":${str(key.group)},"resource":${str(key.resource)},"namespace":${str(key.namespace)},"name":${str(key.name)},"folder":${str(w.folder)},"rv":${w.rv},"value":${w.json},"history":${history}${search}}`;
+  });
+  return `[${rows.join(',')}]`;
+}
+
+/**
+ * The counters of {@link insertObjects}'s types as one JSON array: each type's last version and last internal id
+ * (null: none handed out), and, when assumed, what each must still hold.
+ */
+function counterRows(writes: readonly { key: ResourceKey; w: ObjectWrite }[], assumed?: ReadonlyMap<string, CounterState>): string {
+  const types = new Map<string, { key: ResourceKey; rv: number; internalId?: number }>();
+  for (const { key, w } of writes) {
+    const k = `${key.group}/${key.resource}`;
+    const t = types.get(k);
+    const internalId = w.internalId === undefined ? t?.internalId : Math.max(w.internalId, t?.internalId ?? 0);
+    types.set(k, { key, rv: Math.max(w.rv, t?.rv ?? 0), internalId });
+  }
+  const rows = [...types].map(([k, t]) => {
+    const from = assumed?.get(k);
+    const held = from ? `,"from_version":${from.version},"from_internal_id":${from.internalId}` : '';
+    return `{"group":${str(t.key.group)},"resource":${str(t.key.resource)},"rv":${t.rv},"internal_id":${t.internalId ?? 'null'}${held}}`;
+  });
+  return `[${rows.join(',')}]`;
+}
+
+/**
+ * The statement of {@link insertObjects}, one text whatever the batch (so PostgreSQL parses and plans it once per
+ * connection): $1 the objects (objectRows), $2 their types' counters (counterRows), $3 how many must be inserted, or
+ * null. It locks the counters in the global lock order (SqlTx.lockTypes; a transaction that holds them already
+ * holds them again), moves each (only from the version assumed, when one is), and inserts the objects only if every
+ * counter moved; each object whose name is free gets its history row and its search row. With $3, it fails unless
+ * that many were inserted: a division by zero (22012, NOT_ALL_WRITTEN), which rolls back everything it did.
+ */
+const INSERT_OBJECTS = `
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset($1::jsonb) AS t ("group" text, resource text, namespace text, name text, folder text, rv bigint,
+        value jsonb, history jsonb, title text, sort_title text, tags text[], internal_id bigint)),
+    types AS (
+      SELECT * FROM jsonb_to_recordset($2::jsonb) AS c ("group" text, resource text, rv bigint, internal_id bigint, from_version bigint, from_internal_id bigint)),
+    locked AS (
+      SELECT v."group" FROM resource_version v WHERE (v."group", v.resource) IN (SELECT "group", resource FROM types)
+      ORDER BY (v."group" || '/' || v.resource) COLLATE "C" FOR UPDATE),
+    counter AS (
+      UPDATE resource_version v SET resource_version = c.rv, last_internal_id = greatest(v.last_internal_id, coalesce(c.internal_id, v.last_internal_id))
+      FROM types c
+      WHERE v."group" = c."group" AND v.resource = c.resource AND (SELECT count(*) FROM locked) >= 0
+        AND (c.from_version IS NULL OR (v.resource_version = c.from_version AND v.last_internal_id = c.from_internal_id))
+      RETURNING 1),
+    inserted AS (
+      INSERT INTO resource ("group", resource, namespace, name, folder, resource_version, value)
+      SELECT "group", resource, namespace, name, folder, rv, value FROM input
+      WHERE (SELECT count(*) FROM counter) = (SELECT count(*) FROM types)
+      ON CONFLICT DO NOTHING
+      RETURNING "group", resource, resource_version),
+    search AS (${SEARCH_INSERT}
+      SELECT i."group", i.resource, i.namespace, i.name, i.folder, i.title, i.sort_title, coalesce(i.tags, '{}'), i.internal_id
+      FROM input i JOIN inserted d ON d."group" = i."group" AND d.resource = i.resource AND d.resource_version = i.rv
+      WHERE i.title IS NOT NULL
+      ${SEARCH_CONFLICT}),
+    history AS (
+      INSERT INTO resource_history ("group", resource, namespace, name, folder, action, resource_version, previous_resource_version, value)
+      SELECT i."group", i.resource, i.namespace, i.name, i.folder, 'ADDED', i.rv, 0, coalesce(i.history, i.value)
+      FROM input i JOIN inserted d ON d."group" = i."group" AND d.resource = i.resource AND d.resource_version = i.rv
+      RETURNING 1)
+    SELECT count(*) AS written, 1 / (count(*) = coalesce($3::int, count(*)))::int AS whole FROM history`;
+
 /**
  * Inserts several objects, each with its ADDED history row and its search row, in one statement (the deferred creates
  * of a transaction, of one type or several, in version order); answers how many were inserted. One whose name is
  * taken, or taken by an earlier one of them, is not: the caller compares the count and throws, which rolls back the
  * rest with the transaction. The counter of each type ends at its last version.
  *
- * With `thenCommit` and `assumed` (a batch that did not read its counters: SqlTx.commitAssumed), the text begins the
- * transaction and locks the counters, and each counter moves only from what was assumed of it: when one of them holds
- * anything else (another process wrote the type), no object is inserted and the statement fails as when one is not.
+ * With `thenCommit`, it is sent with COMMIT in one message (folded-statements.ts) and fails unless every object was
+ * inserted. With `assumed` (a batch that did not read its counters: SqlTx.commitAssumed, outside any transaction),
+ * it is a transaction of its own: it locks the counters, and moves each only from what was assumed of it; when one
+ * holds anything else (another process wrote the type), it inserts nothing and fails as when an object is not
+ * inserted.
  */
-export async function insertObjects(db: Db, writes: readonly { key: ResourceKey; w: ObjectWrite }[], opts: { thenCommit?: boolean; assumed?: AssumedCounters } = {}): Promise<number> {
-  const types = new Map<string, { key: ResourceKey; rv: number; internalId?: number }>();
-  for (const { key, w } of writes) {
-    const t = types.get(`${key.group}/${key.resource}`);
-    const internalId = w.internalId === undefined ? t?.internalId : Math.max(w.internalId, t?.internalId ?? 0);
-    types.set(`${key.group}/${key.resource}`, { key, rv: Math.max(w.rv, t?.rv ?? 0), internalId });
-  }
-  const assumed = opts.thenCommit ? opts.assumed : undefined;
-  const counters = [...types.entries()].map(([k, t], i) => sql`${sql.raw(`counter${i}`)} AS (${counter(t.key, t, assumed?.from.get(k))})`);
-  // With assumed counters, every one must still have held its version, else nothing is inserted (its versions may
-  // be taken): the count below then fails the statement.
-  const held = assumed ? sql`WHERE ${sql.join([...types.keys()].map((_, i) => sql`EXISTS (SELECT 1 FROM ${sql.raw(`counter${i}`)})`), sql` AND `)}` : sql``;
-  // A history value equal to the value is sent once (null here).
-  const rows = writes.map(
-    ({ key, w }) => sql`(${key.group}, ${key.resource}, ${key.namespace}, ${key.name}, ${w.folder}, ${w.rv}::bigint, ${w.json}::jsonb, ${w.historyJson === w.json ? null : w.historyJson}::jsonb)`,
-  );
-  const searches = writes
-    .filter(({ w }) => w.search)
-    .map(({ key, w }) => sql`SELECT ${searchRow(key, w.folder, w.search!)} FROM inserted WHERE inserted."group" = ${key.group} AND inserted.resource = ${key.resource} AND inserted.resource_version = ${w.rv}::bigint`);
-  // With COMMIT after it in one message (folded-statements.ts), it fails unless every object was inserted: a division
-  // by zero (22012), which the caller tells by NOT_ALL_WRITTEN.
-  const { rows: out } = await sql<{ written: string | number }>`${sql.raw(opts.thenCommit ? THEN_COMMIT : '')}${sql.raw(assumed ? `${assumed.lock}; ` : '')}
-    WITH ${sql.join(counters)},
-    input ("group", resource, namespace, name, folder, resource_version, value, history) AS (VALUES ${sql.join(rows)}),
-    inserted AS (
-      INSERT INTO resource ("group", resource, namespace, name, folder, resource_version, value)
-      SELECT "group", resource, namespace, name, folder, resource_version, value FROM input ${held}
-      ON CONFLICT DO NOTHING
-      RETURNING "group", resource, resource_version) ${searches.length ? sql`, search AS (${searchUpsert(sql.join(searches, sql` UNION ALL `))})` : sql``},
-    history AS (
-      INSERT INTO resource_history ("group", resource, namespace, name, folder, action, resource_version, previous_resource_version, value)
-      SELECT i."group", i.resource, i.namespace, i.name, i.folder, 'ADDED', i.resource_version, 0, coalesce(i.history, i.value)
-      FROM input i JOIN inserted USING ("group", resource, resource_version)
-      RETURNING 1)
-    SELECT count(*) AS written ${opts.thenCommit ? sql`, 1 / (count(*) = ${writes.length})::int AS whole` : sql``} FROM history`.execute(db);
-  return Number(out[0]?.written ?? 0);
+export async function insertObjects(db: Db, writes: readonly { key: ResourceKey; w: ObjectWrite }[], opts: { thenCommit?: boolean; assumed?: ReadonlyMap<string, CounterState> } = {}): Promise<number> {
+  const whole = opts.thenCommit || opts.assumed ? writes.length : null;
+  const text = `${opts.thenCommit && !opts.assumed ? THEN_COMMIT : PREPARED}${INSERT_OBJECTS}`;
+  const { rows } = await db.executeQuery<{ written: string | number }>(CompiledQuery.raw(text, [objectRows(writes), counterRows(writes, opts.assumed), whole]));
+  return Number(rows[0]?.written ?? 0);
 }
 
 /**

@@ -126,7 +126,7 @@ describe('a grouped transaction', () => {
     try {
       let cancelled = 0;
       for (let i = 0; i < 200 && !cancelled; i++) {
-        const { rowCount } = await admin.query(`SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%begin; select%for update%'`);
+        const { rowCount } = await admin.query(`SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%for update%'`);
         cancelled = rowCount ?? 0;
         if (!cancelled) await new Promise((resolve) => setTimeout(resolve, 25));
       }
