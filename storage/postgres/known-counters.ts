@@ -3,8 +3,9 @@ import type { CounterState } from './write-sql';
 /**
  * What this process last saw of types' counters (`resource_version` rows), so that a grouped batch of plain creates
  * can write without first locking and reading them (issue 16: one round trip per batch instead of two). The batch
- * assumes the counter is where this process left it, hands out versions from there, and sends, in one message, the
- * lock of the counters, its writes (each counter updated only if it still holds the version assumed) and COMMIT. When
+ * assumes the counter is where this process left it, hands out versions from there, and sends one statement, a
+ * transaction of its own: the lock of the counters and its writes (each counter updated only if it still holds the
+ * version assumed; write-sql.ts insertObjects). When
  * another process wrote the type in between, nothing is written and the batch runs again with the counters locked
  * and read first, as before; the type is then not assumed for a while, so replicas that take turns writing one type
  * do not each pay a failed attempt per batch.

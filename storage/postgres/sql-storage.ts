@@ -741,7 +741,8 @@ class SqlTx implements StorageTx {
    * in the same message, and {@link commit} or {@link rollback} ends it (folded-statements.ts).
    * `known`: with `deferring` and `unbegun`, the types' counters may be assumed from there rather than locked and
    * read, until a statement needs them locked; a transaction that sends no other statement then locks them, writes
-   * its creates if each counter still holds the version assumed, and commits, in one message (known-counters.ts).
+   * its creates if each counter still holds the version assumed, and commits, in one statement outside any
+   * transaction (known-counters.ts).
    */
   constructor(
     private readonly db: Db,
@@ -817,8 +818,9 @@ class SqlTx implements StorageTx {
   }
 
   /**
-   * Ends a transaction that only assumed its counters: one message locks them, writes the deferred creates where each
-   * counter still holds the version assumed, and commits; nothing is written when one moved (DeferredWriteRefused).
+   * Ends a transaction that only assumed its counters, which never began: one statement, a transaction of its own,
+   * locks them, writes the deferred creates where each counter still holds the version assumed, and commits; nothing
+   * is written when one moved (DeferredWriteRefused).
    */
   private async commitAssumed(assumed: Map<string, CounterState>): Promise<void> {
     this.assumed = undefined;

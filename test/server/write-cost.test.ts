@@ -54,7 +54,7 @@ async function transaction(request: () => Promise<unknown>): Promise<string[]> {
   return statements.slice(begin + 1, commit);
 }
 
-const objectWrites = (sql: string[]) => sql.filter((s) => /^WITH counter\d* AS/.test(s));
+const objectWrites = (sql: string[]) => sql.filter((s) => /^WITH (counter\d*|input) AS/.test(s));
 const separateWrites = (sql: string[]) => sql.filter((s) => /^(insert into "resource_history"|update "?resource_version"?|insert into "?resource"? |insert into "?search_index"?)/i.test(s));
 
 test('a create in a folder: both counters locked by one statement, the dashboard and its permissions written by one, three in all', async () => {
@@ -63,7 +63,7 @@ test('a create in a folder: both counters locked by one statement, the dashboard
   // The dashboard and its managed permission, deferred to the transaction's end: both counters, both objects and
   // both history rows in one statement.
   expect(objectWrites(sql)).toHaveLength(1);
-  expect(objectWrites(sql)[0]).toMatch(/counter0 AS .*counter1 AS/);
+  expect(objectWrites(sql)[0]).toMatch(/^WITH input AS .*jsonb_to_recordset\(\$2::jsonb\)/);
   // The search row and the legacy internal id go with the dashboard's statement.
   expect(separateWrites(sql)).toEqual([]);
   // No existence check before an insert, no references replaced on a new object.
@@ -159,13 +159,16 @@ test('concurrent creates of one type share commits; a failing one fails alone; v
   const expected = answers.map((_, i) => (i % 7 === 6 ? 422 : i % 5 === 4 ? 409 : 201));
   expect(answers.map((a) => a.status)).toEqual(expected);
   const created = answers.filter((a) => a.status === 201);
-  // Fewer commits than creates: some rode in another's transaction, each in a savepoint. Not on the embedded
-  // database: its one connection serves the reads before each transaction one at a time, so no write ever finds
-  // another's transaction still open to join.
+  // Fewer transactions than creates: some rode in another's transaction (a batch that failed runs again with a
+  // savepoint per member after the first; how many ride together depends on timing: commit-group.test.ts and
+  // test/storage/deferred-creates.test.ts hold a batch open to show it). Not on the embedded database: its one
+  // connection serves the reads before each transaction one at a time, so no write ever finds another's transaction
+  // still open to join.
   if (testBackend() === 'postgres') {
-    const commits = statements.filter((s) => /^commit/i.test(s)).length;
-    expect(commits).toBeLessThan(created.length);
-    expect(statements.some((s) => /^SAVEPOINT/i.test(s))).toBe(true);
+    // Each transaction ends with a commit, or is the one statement of a batch that assumed its counters (no commit
+    // right after it: a folded write is recorded with its commit next to it).
+    const ends = statements.filter((s, i) => /^commit/i.test(s) || (s.startsWith('WITH input AS') && !/^commit/i.test(statements[i + 1] ?? '')));
+    expect(ends.length).toBeLessThan(created.length);
   }
   // Each created dashboard is stored, once, with its own version; the refused ones left nothing.
   const listed = (await t.as.get(DASHBOARDS).expect(200)).body.items as { metadata: { name: string; resourceVersion: string } }[];
