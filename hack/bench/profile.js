@@ -9,12 +9,15 @@
  *   npm run build && node hack/bench/profile.js create
  *   node hack/bench/profile.js get-new --runs=4 --against=../before     # ../before: a checkout with its own dist/
  *   node hack/bench/profile.js create --cpu-prof=/tmp/prof               # a .cpuprofile of the server per run
+ *   node hack/bench/profile.js create --duration=20 --node-args=--perf-basic-prof   # then, while it runs:
+ *     perf record -e cpu-clock -F 1999 -g -p <server pid> -- sleep 8    # (see hack/bench/README.md)
  *
  * Phases: health (GET /api/health), get (one dashboard, the same URL: a kept answer), get-new (the same with a query
  * parameter the server ignores, new at each request: computed), legacy (GET /api/dashboards/uid/<uid> of that dashboard,
  * a kept answer), create, create-dry (?dryRun=All).
  * Flags: --duration=<s> (default 10) --connections=<n> (8) --rate=<requests/s> (a fixed rate instead of as fast as
- * it goes) --runs=<n> (1; with --against, pairs) --embedded --cpu-prof=<dir> --against=<checkout>.
+ * it goes) --runs=<n> (1; with --against, pairs) --embedded --cpu-prof=<dir> --against=<checkout>
+ * --node-args='<flags>' (Node's own flags for the server, space-separated).
  * It prints figures and asserts nothing.
  */
 'use strict';
@@ -31,7 +34,7 @@ const { mainOf, ROOT, startServer, stopServer } = require('./server-process');
 const PHASES = ['health', 'get', 'get-new', 'legacy', 'create', 'create-dry'];
 
 function parseArgs(argv) {
-  const opts = { phase: undefined, duration: 10, connections: 8, runs: 1, rate: undefined, embedded: false, cpuProf: undefined, against: undefined };
+  const opts = { phase: undefined, duration: 10, connections: 8, runs: 1, rate: undefined, embedded: false, cpuProf: undefined, against: undefined, nodeArgs: [] };
   for (const arg of argv) {
     if (!arg.startsWith('--')) {
       opts.phase = arg;
@@ -41,6 +44,7 @@ function parseArgs(argv) {
     if (name === 'embedded') opts.embedded = true;
     else if (name === 'cpu-prof') opts.cpuProf = path.resolve(value);
     else if (name === 'against') opts.against = path.resolve(value);
+    else if (name === 'node-args' && value) opts.nodeArgs = value.split(' ').filter(Boolean);
     else if (['duration', 'connections', 'runs', 'rate'].includes(name) && Number(value) > 0) opts[name] = Number(value);
     else throw new Error(`unknown argument ${arg}; see the comment at the top of hack/bench/profile.js`);
   }
@@ -75,7 +79,7 @@ async function run(root, opts) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-profile-'));
   const db = opts.embedded ? undefined : await throwAwayDatabase('svc_profile');
   const args = ['--server.http_port=0', '--server.http_addr=127.0.0.1', '--registry.compaction_interval_seconds=86400', `--paths.data=${dataDir}`, ...(db ? [`--database.url=${db.url}`] : [])];
-  const nodeArgs = opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}`] : [];
+  const nodeArgs = [...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}`] : []), ...opts.nodeArgs];
   let server;
   try {
     server = await startServer(args, { SVC_AUTH_INITIAL_SERVICE_ACCOUNT_TOKEN: token }, { root, nodeArgs });

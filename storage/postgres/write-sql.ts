@@ -65,8 +65,8 @@ export async function insertObject(db: Db, key: ResourceKey, w: ObjectWrite): Pr
   return rows.length === 1;
 }
 
-/** A text as a JSON string: what JSON.stringify writes, without its checks for other types. */
-const str = (s: string) => JSON.stringify(s);
+/** A text as a JSON string. */
+const str = (s: string): string => JSON.stringify(s);
 
 /**
  * The objects of {@link insertObjects} as one JSON array, one member per object: its key, folder and version, its value
