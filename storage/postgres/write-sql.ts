@@ -65,9 +65,6 @@ export async function insertObject(db: Db, key: ResourceKey, w: ObjectWrite): Pr
   return rows.length === 1;
 }
 
-/** A text as a JSON string. */
-const str = (s: string): string => JSON.stringify(s);
-
 /**
  * The objects of {@link insertObjects} as one JSON array, one member per object: its key, folder and version, its value
  * and history value as they were stored (their JSON text written in, not quoted: the database parses the whole text
@@ -76,11 +73,11 @@ const str = (s: string): string => JSON.stringify(s);
 function objectRows(writes: readonly { key: ResourceKey; w: ObjectWrite }[]): string {
   const rows = writes.map(({ key, w }) => {
     const search = w.search
-      ? `,"title":${str(w.search.title)},"sort_title":${str(sortTitle(w.search.title))},"tags":${JSON.stringify(w.search.tags)},"internal_id":${w.search.internalId}`
+      ? `,"title":${JSON.stringify(w.search.title)},"sort_title":${JSON.stringify(sortTitle(w.search.title))},"tags":${JSON.stringify(w.search.tags)},"internal_id":${w.search.internalId}`
       : '';
     // A history value equal to the value is sent once (null here).
     const history = w.historyJson === w.json ? 'null' : w.historyJson;
-    return `{"group":${str(key.group)},"resource":${str(key.resource)},"namespace":${str(key.namespace)},"name":${str(key.name)},"folder":${str(w.folder)},"rv":${w.rv},"value":${w.json},"history":${history}${search}}`;
+    return `{"group":${JSON.stringify(key.group)},"resource":${JSON.stringify(key.resource)},"namespace":${JSON.stringify(key.namespace)},"name":${JSON.stringify(key.name)},"folder":${JSON.stringify(w.folder)},"rv":${w.rv},"value":${w.json},"history":${history}${search}}`;
   });
   return `[${rows.join(',')}]`;
 }
@@ -100,7 +97,7 @@ function counterRows(writes: readonly { key: ResourceKey; w: ObjectWrite }[], as
   const rows = [...types].map(([k, t]) => {
     const from = assumed?.get(k);
     const held = from ? `,"from_version":${from.version},"from_internal_id":${from.internalId}` : '';
-    return `{"group":${str(t.key.group)},"resource":${str(t.key.resource)},"rv":${t.rv},"internal_id":${t.internalId ?? 'null'}${held}}`;
+    return `{"group":${JSON.stringify(t.key.group)},"resource":${JSON.stringify(t.key.resource)},"rv":${t.rv},"internal_id":${t.internalId ?? 'null'}${held}}`;
   });
   return `[${rows.join(',')}]`;
 }
@@ -109,7 +106,8 @@ function counterRows(writes: readonly { key: ResourceKey; w: ObjectWrite }[], as
  * The statement of {@link insertObjects}, one text whatever the batch (so PostgreSQL parses and plans it once per
  * connection): $1 the objects (objectRows), $2 their types' counters (counterRows), $3 how many must be inserted, or
  * null. It locks the counters in the global lock order (SqlTx.lockTypes; a transaction that holds them already
- * holds them again), moves each (only from the version assumed, when one is), and inserts the objects only if every
+ * holds them again: `counter` reads the whole of `locked`, always true, so those locks are taken, sorted, before it
+ * updates any row), moves each (only from the version assumed, when one is), and inserts the objects only if every
  * counter moved; each object whose name is free gets its history row and its search row. With $3, it fails unless
  * that many were inserted: a division by zero (22012, NOT_ALL_WRITTEN), which rolls back everything it did.
  */

@@ -122,8 +122,8 @@ test('a read in the transaction after a create sees it, and a failing transactio
 
 /**
  * A batch of plain creates whose counters this process left (storage/postgres/known-counters.ts) locks them, writes and
- * commits in one statement, a transaction of its own; when another process wrote the type in between, it writes nothing and runs again with the
- * counters locked and read first. PostgreSQL only: the embedded database has one connection and no message to fold.
+ * commits in one statement, a transaction of its own; when another process wrote the type in between, it writes
+ * nothing and runs again with the counters locked and read first. PostgreSQL only: the embedded database has one connection and no message to fold.
  */
 (testBackend() === 'postgres' ? describe : describe.skip)('on PostgreSQL only (the embedded database folds no statements), counters this process left', () => {
   let url: string;
