@@ -57,6 +57,27 @@ test('creates of several transactions, with a companion each, are written by few
   expect((await storage.versions(COMPANIONS)).current).toBe(Math.max(...created.map(([, b]) => b)));
 });
 
+test('values that need quoting in SQL or in JSON (quotes, backslashes, $1, non-ASCII) come back as written, search rows too', async () => {
+  const odd = [`it's "quoted"`, 'back\\slash \\n and $1 $2', 'Überblick — 東京 🚀', "'; drop table resource; --"];
+  const written = await Promise.all(
+    odd.map((title, i) =>
+      grouped(async (tx) => {
+        await tx.lockTypes([THINGS, COMPANIONS]);
+        const v = { metadata: { name: `odd${i}` }, spec: { title, list: [title, { [title]: title }] } };
+        await tx.create(thing(`odd${i}`), v, { folder: title, search: { title, tags: [title, 'x'], internalId: i + 1 } });
+        await tx.create(companion(`odd${i}`), v, { folder: '' });
+        return v;
+      }),
+    ),
+  );
+  for (const [i, v] of written.entries()) {
+    expect((await storage.get(thing(`odd${i}`)))!.value).toEqual(v);
+    expect((await storage.get(companion(`odd${i}`)))!.value).toEqual(v);
+    const { hits } = await storage.search({ namespace: 'default', types: [THINGS], names: [`odd${i}`], order: 'asc', limit: 5 });
+    expect(hits).toEqual([expect.objectContaining({ key: thing(`odd${i}`), title: odd[i], tags: [odd[i], 'x'], folder: odd[i], internalId: i + 1 })]);
+  }
+});
+
 test('a create of a taken name fails its own transaction alone, with KeyExists where it was made', async () => {
   await grouped((tx) => tx.create(thing('taken'), value('taken', 0), { folder: '' }));
   const outcomes = await Promise.allSettled(
