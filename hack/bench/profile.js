@@ -40,7 +40,9 @@ function parseArgs(argv) {
       opts.phase = arg;
       continue;
     }
-    const [name, value] = arg.slice(2).split('=', 2);
+    // Split at the first '=' only: a value may hold more (--node-args=--max-semi-space-size=32).
+    const [name, ...rest] = arg.slice(2).split('=');
+    const value = rest.join('=');
     if (name === 'embedded') opts.embedded = true;
     else if (name === 'cpu-prof') opts.cpuProf = path.resolve(value);
     else if (name === 'against') opts.against = path.resolve(value);

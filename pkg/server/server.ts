@@ -1,4 +1,3 @@
-import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { allKinds, dashboardKind, identityKinds } from '../../apis';
@@ -12,6 +11,7 @@ import { openSecrets, type SecretsService } from '../secrets';
 import { openStorage, ScopedReads, type Storage } from '../../storage';
 import { SnapshotSweeper } from '../snapshots/sweeper';
 import { createApp } from './app';
+import { createHttpServer } from './http-server';
 import { answerClientErrors } from './client-error';
 import { type BuildInfo, readBuildInfo } from './build-info';
 import { enabledAlphaFromToggles, servedKinds } from './discovery';
@@ -109,7 +109,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
     if (!opts.storage) await storage.close();
     throw err;
   }
-  const server = tls ? https.createServer(tls.options, app) : http.createServer(app);
+  const server = createHttpServer(app, tls?.options);
   answerClientErrors(server);
   try {
     await new Promise<void>((resolve, reject) => {
