@@ -6,3 +6,4 @@ export * from './ids';
 export * from './names';
 export type { KindSamples } from './samples';
 export * from './provisioning';
+export * from './extend';

@@ -3,7 +3,7 @@ import { type StatusCause, StatusError } from '../errors';
 import { Annotations, type JsonObject, type KindRegistration, PROVISIONER_IDENTITY, PROVISIONING_ANNOTATION_KEYS, type Resource } from '../meta';
 import type { RequestContext } from './context';
 import type { StoredObject } from '../../storage';
-import { causesFromZod } from './zod-causes';
+import { causesFromZod, REPORTING_PARSE } from './zod-causes';
 import { labelKeyErrors, labelValueErrors } from './selectors/label-selector';
 
 const stringMap = z.record(z.string(), z.string()).nullable().optional();
@@ -47,7 +47,7 @@ export function parseBody(kind: KindRegistration, body: unknown, namespace: stri
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw StatusError.badRequest('the body of the request must be a JSON object');
   }
-  const parsed = bodyInput.safeParse(body, { reportInput: true });
+  const parsed = bodyInput.safeParse(body, REPORTING_PARSE);
   if (!parsed.success) throw StatusError.invalid(kind, nameOf(body), causesFromZod(parsed.error, ''));
   const { apiVersion, kind: bodyKind } = parsed.data;
   const expected = `${kind.group}/${kind.version}`;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type StatusCause, StatusError } from '../errors';
-import { Annotations, jsonEqual, jsonProblem, Labels, type JsonObject, type KindRegistration, type KindSettings, type ManagedFieldsEntry, type Resource, type ResourceList, type SpecOf } from '../meta';
+import { Annotations, extend, jsonEqual, jsonProblem, Labels, type JsonObject, type KindRegistration, type KindSettings, type ManagedFieldsEntry, type Resource, type ResourceList, type SpecOf } from '../meta';
 import { type CountQuery, type HistoryEvent, type LabelFilter, type Reference, type ResourceKey, type Storage, StorageError, type StorageTx, type StoredObject } from '../../storage';
 import { applyConfiguration, syncLastApplied } from './apply';
 import { appliedConfiguration, type ApplyOptions, checkApplyConfiguration } from './apply-config';
@@ -21,7 +21,7 @@ import { toStatusError } from './storage-errors';
 import { storedUniqueKeys, uniqueKeysOf } from './unique';
 import type { WatchAccess } from './watch-visibility';
 import type { Namespaces } from './namespaces';
-import { causesFromZod } from './zod-causes';
+import { causesFromZod, REPORTING_PARSE } from './zod-causes';
 import { type Dependents, dependentsOf } from './cascades';
 import { deleteNamespaceWithin, distinctTypes } from './namespace-deletion';
 import { flagHolders, takeFirstFlags } from './exclusive';
@@ -497,7 +497,9 @@ export class Registry {
           await tx.lockTypes([typeOf(kind), ...(opts.alongside?.kinds ?? []).map(typeOf), ...(access && !opts.dryRun ? access.createdTypes() : [])]);
           // A copy of the object's own fields and metadata: what the insert sets there. The member may run again
           // (its batch rolled back) from the object as made; nothing below changes the objects they hold (spec).
-          const created = await this.insert(tx, ctx, kind, { ...obj, metadata: { ...obj.metadata } }, opts, trail);
+          // (Copied with Object.assign, not spread: the insert may add labels, and a spread copy given a new property
+          // gets a hidden class of its own on Node 20, see pkg/meta/extend.ts.)
+          const created = await this.insert(tx, ctx, kind, { ...obj, metadata: Object.assign({}, obj.metadata) }, opts, trail);
           // Its default permissions commit with it: no reader ever sees it without them.
           if (access && !opts.dryRun) await access.created(created, tx);
           if (opts.alongside && !opts.dryRun) await opts.alongside.write(tx, created);
@@ -760,7 +762,7 @@ export class Registry {
       const id = named ? Number(obj.metadata.name) : await tx.nextInternalId(type);
       if (named) await tx.reserveInternalId(type, id);
       if (kind.internalIds === 'name') obj.metadata.name = String(id);
-      obj.metadata.labels = { ...obj.metadata.labels, [Labels.deprecatedInternalID]: String(id) };
+      obj.metadata.labels = extend(obj.metadata.labels ?? {}, { [Labels.deprecatedInternalID]: String(id) });
     }
     if (kind.exclusive) await this.clearFlags(tx, ctx, kind, obj);
     return this.output(kind, await tx.create(this.key(ctx, kind, obj.metadata.name), forStorage(obj), writeOptionsOf(kind, obj)));
@@ -974,7 +976,7 @@ export class Registry {
     const spec = typeof obj.spec === 'object' && obj.spec !== null ? jsonProblem(obj.spec, { path: 'spec', depth: 2 }) : undefined;
     const unstorable = spec ?? jsonProblem(obj.metadata.annotations ?? {}, { path: 'metadata.annotations', depth: 3 });
     if (unstorable) throw StatusError.invalid(kind, obj.metadata.name, [{ field: unstorable.path, message: unstorable.message }]);
-    const parsed = kind.specSchema.safeParse(obj.spec, { reportInput: true });
+    const parsed = kind.specSchema.safeParse(obj.spec, REPORTING_PARSE);
     // A secure value is never shown, and a cause the registry gave its field already is not repeated.
     const secure = (kind.secureValues ?? []).map((v) => v.path);
     const given = new Set(metaCauses.map((c) => c.field));
@@ -987,8 +989,9 @@ export class Registry {
     if (causes.length) throw StatusError.invalid(kind, obj.metadata.name, causes);
   }
 
-  private key(ctx: RequestContext, kind: KindRegistration, name: string) {
-    return { ...typeOf(kind), namespace: ctx.namespace, name };
+  private key(ctx: RequestContext, kind: KindRegistration, name: string): ResourceKey {
+    // Named, not spread from typeOf: such a literal gets a hidden class of its own every time (pkg/meta/extend.ts).
+    return { group: kind.group, resource: kind.plural, namespace: ctx.namespace, name };
   }
 
   /**

@@ -1023,7 +1023,9 @@ class SqlTx implements StorageTx {
   /** What a write of `value` stores (see write-sql.ts). */
   private objectWrite(key: ResourceKey, value: JsonObject, opts: WriteOptions): ObjectWrite {
     const json = JSON.stringify(value);
-    return { ...this.versionWrite(key), folder: opts.folder, json, historyJson: opts.historyValue ? JSON.stringify(opts.historyValue) : json, search: opts.search };
+    // Named, not spread: `{ ...versionWrite, folder }` gets a hidden class of its own every time on Node 20 (pkg/meta/extend.ts).
+    const { rv, internalId } = this.versionWrite(key);
+    return { rv, internalId, folder: opts.folder, json, historyJson: opts.historyValue ? JSON.stringify(opts.historyValue) : json, search: opts.search };
   }
 
   /** The type's next version, and its last internal id when no write has stored it yet. */

@@ -1,5 +1,5 @@
 import { StatusError } from '../../../../pkg/errors';
-import { isProvisioned, type KindStrategy, ProvisioningAnnotations, type Resource } from '../../../../pkg/meta';
+import { extend, isProvisioned, type KindStrategy, ProvisioningAnnotations, type Resource } from '../../../../pkg/meta';
 import type { DashboardSpec } from './dashboard-schema';
 import { raisedRefresh } from './dashboard-refresh';
 import { LibraryPanelMessages, libraryPanelsWithoutUid } from '../librarypanel';
@@ -47,6 +47,6 @@ export const dashboardStrategy: KindStrategy<DashboardSpec> = {
     return new StatusError(400, 'BadRequest', verb === 'update' ? ProvisionedDashboardMessages.save : ProvisionedDashboardMessages.delete, details);
   },
   decorate(obj) {
-    obj.spec = { ...obj.spec, uid: obj.metadata.name, version: obj.metadata.generation };
+    obj.spec = extend(obj.spec, { uid: obj.metadata.name, version: obj.metadata.generation });
   },
 };
