@@ -45,7 +45,7 @@ test('over http, requests arrive with the prototypes express gives them and shar
     await new Promise((resolve) => server.close(resolve));
   }
   expect(seen).toHaveLength(4);
-  for (const { req, res, arrivedWith } of seen) {
+  for (const { res, arrivedWith } of seen) {
     expect(arrivedWith).toBe(app.request);
     expect(Object.getPrototypeOf(res)).toBe(app.response);
   }
