@@ -2,46 +2,36 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Express } from 'express';
 
-type MessageClasses = Required<Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'>>;
-
-/** The classes made for each app: one pair per app, whatever the number of servers of it. */
-const made = new WeakMap<Express, MessageClasses>();
+type MessageClasses = Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'>;
 
 /**
- * The classes the server makes each request and response of, which become the app's own prototypes (`app.request`,
- * `app.response`): express sets those on every request with `Object.setPrototypeOf` (issue 16).
+ * The classes the server makes each request and response of: their prototypes are the app's own (`app.request`,
+ * `app.response`), which express would otherwise set on every request with `Object.setPrototypeOf` (issue 16).
  *
  * On Node 20 (V8 11.3) an object whose prototype is changed gets a hidden class of its own: every `req` and `res` had
  * a different one, so every property read or write of them (routing, body parsing, each middleware, the answer) went
  * through V8's generic lookup, and the megamorphic inline cache, thrashed by thousands of one-use classes, missed for
  * every other object too. perf put a fifth of a create's time in those misses. Made of these classes, a request
- * already has the prototype express sets, setting it changes nothing, and all requests share their hidden classes.
- * They are classes derived from http's own so that V8 sizes their objects for http's members: a plain function
- * calling http's constructor on `this` made objects too small for them, which V8 then kept as dictionaries.
+ * already has the prototype express sets, setting it changes nothing, and requests share their hidden classes.
  *
- * Each class's prototype takes the place of express's: it holds what the app's held (its `app`) and inherits what
- * that inherited (express's request or response methods, then http's).
+ * V8 keeps these objects as dictionaries (it sizes them for the members of this constructor's body: none). Classes
+ * derived from http's are sized for http's members and cost a create a further 12 % less CPU (measured), but the
+ * server's RSS after ratios.js's phases rose from 202–207 MiB to 243–287 MiB at 100,000 dashboards, past issue 16's
+ * 250: not kept.
  *
  * @example const server = http.createServer(messageClasses(app), app);
  */
 export function messageClasses(app: Express): MessageClasses {
-  const known = made.get(app);
-  if (known) return known;
-  class Request extends http.IncomingMessage {}
-  class Response extends http.ServerResponse {}
-  adopt(Request.prototype, app.request);
-  adopt(Response.prototype, app.response);
-  app.request = Request.prototype as typeof app.request;
-  app.response = Response.prototype as typeof app.response;
-  const classes = { IncomingMessage: Request, ServerResponse: Response as typeof http.ServerResponse };
-  made.set(app, classes);
-  return classes;
-}
-
-/** Makes `proto` stand for `replaced`: the same own members and the same prototype. */
-function adopt(proto: object, replaced: object): void {
-  Object.setPrototypeOf(proto, Object.getPrototypeOf(replaced));
-  Object.defineProperties(proto, Object.getOwnPropertyDescriptors(replaced));
+  // Function constructors (not classes): http's own are, and they are called on the new object as express's are.
+  function Request(this: http.IncomingMessage, socket: ConstructorParameters<typeof http.IncomingMessage>[0]) {
+    http.IncomingMessage.call(this, socket);
+  }
+  Request.prototype = app.request;
+  function Response(this: http.ServerResponse, req: http.IncomingMessage, options?: unknown) {
+    (http.ServerResponse as unknown as (this: http.ServerResponse, req: http.IncomingMessage, options?: unknown) => void).call(this, req, options);
+  }
+  Response.prototype = app.response;
+  return { IncomingMessage: Request as unknown as typeof http.IncomingMessage, ServerResponse: Response as unknown as typeof http.ServerResponse };
 }
 
 /**
