@@ -15,9 +15,10 @@ type MessageClasses = Pick<http.ServerOptions, 'IncomingMessage' | 'ServerRespon
  * already has the prototype express sets, setting it changes nothing, and requests share their hidden classes.
  *
  * V8 keeps these objects as dictionaries (it sizes them for the members of this constructor's body: none). Classes
- * derived from http's are sized for http's members and cost a create a further 12 % less CPU (measured), but the
- * server's RSS after ratios.js's phases rose from 202–207 MiB to 243–287 MiB at 100,000 dashboards, past issue 16's
- * 250: not kept.
+ * derived from http's are sized for http's members and cost a create a further 12 % less CPU (measured, cad3a9f).
+ * They were reverted when ratios.js read the server's RSS at 100,000 dashboards at 243–287 MiB with them, past issue
+ * 16's 250, against 202–207 without; a later run without them read 267: that figure varies too much from run to run
+ * to tell the two apart. Find what moves it before landing them again.
  *
  * @example const server = http.createServer(messageClasses(app), app);
  */
