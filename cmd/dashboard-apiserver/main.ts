@@ -1,6 +1,7 @@
 import { generateServiceAccountToken } from '../../pkg/auth/identity/tokens';
 import { ConfigError, loadConfig, usage } from '../../pkg/config';
 import { batchedStderr, createLogger } from '../../pkg/log';
+import { limitHeapGrowth } from '../../pkg/server/heap-growth';
 
 /**
  * The process: configuration (defaults <- file <- SVC_* environment <- flags), database, server; SIGTERM and
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.log.level, batchedStderr());
+  limitHeapGrowth(config.server.heap_growth_percent);
   let server;
   try {
     // Loaded here, not at the top: `--help` and the token need none of the server's modules and answer at once.

@@ -11,6 +11,7 @@
  * Flags: --postgres / --embedded (default both) --duration=<s> per phase (default 10) --connections=<n> (default 8)
  * --pairs=<n> (default 3): creates and pgbench INSERT alternate n times, and the create ratio is the median of the n
  * pairs (this machine's speed drifts by tens of per cent within minutes: a pair is measured a few seconds apart)
+ * --node-args='<flags>' (Node's own flags for the server, space-separated: --node-args=--trace-gc)
  * Environment: SVC_BENCH_DATABASE_URL (as run.js); SVC_BENCH_DASHBOARDS, the dashboards seeded before RSS is read
  * (default 100000, 0 skips the memory phase) and SVC_BENCH_EMBEDDED_DASHBOARDS, the same for the embedded database
  * (default 10000: seeding PGlite is slow); SVC_BENCH_WATCHES, idle watches opened after that (default 1000);
@@ -34,10 +35,13 @@ const { cpuMeter } = require('./cpu');
 const DOC = JSON.stringify(RATIOS_SPEC);
 
 function parseArgs(argv) {
-  const opts = { backends: [], duration: 10, connections: 8, pairs: 3 };
+  const opts = { backends: [], duration: 10, connections: 8, pairs: 3, nodeArgs: [] };
   for (const arg of argv) {
-    const [name, value] = arg.replace(/^--/, '').split('=', 2);
+    // Split at the first '=' only: a value may hold more (--node-args=--max-semi-space-size=32).
+    const at = arg.indexOf('=');
+    const [name, value] = at < 0 ? [arg.replace(/^--/, ''), undefined] : [arg.slice(0, at).replace(/^--/, ''), arg.slice(at + 1)];
     if (name === 'postgres' || name === 'embedded') opts.backends.push(name);
+    else if (name === 'node-args' && value) opts.nodeArgs = value.split(' ').filter(Boolean);
     else if (name === 'duration' || name === 'connections' || name === 'pairs') opts[name] = Number(value);
     else throw new Error(`unknown argument ${arg}; see the comment at the top of hack/bench/ratios.js`);
   }
@@ -53,6 +57,19 @@ function parseArgs(argv) {
 // ---------------------------------------------------------------- the server process
 
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+
+/**
+ * What the server's RSS holds, from its own /metrics (prom-client's default process metrics): V8's heap used and
+ * committed, memory outside it (Buffers, native), and the /apis answers kept. Empty when /metrics is off.
+ */
+async function memoryOf(base) {
+  const res = await fetch(`${base}/metrics`);
+  if (!res.ok) return '';
+  const text = await res.text();
+  const value = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)}`;
+  return ` [heap ${mib(value('nodejs_heap_size_used_bytes'))} used of ${mib(value('nodejs_heap_size_total_bytes'))}, external ${mib(value('nodejs_external_memory_bytes'))}, answers kept ${mib(value('dashboard_apiserver_apis_answers_kept_bytes'))} MiB]`;
+}
 
 // ---------------------------------------------------------------- load
 
@@ -111,7 +128,7 @@ async function runBackend(backend, opts) {
   };
   const interrupted = () => cleanup().finally(() => process.exit(130));
   process.once('SIGINT', interrupted);
-  server = await startServer(args, env);
+  server = await startServer(args, env, { nodeArgs: opts.nodeArgs });
   const lines = [];
   const out = (s) => {
     lines.push(s);
@@ -197,21 +214,23 @@ async function runBackend(backend, opts) {
     if (dashboards > 0) {
       const t0 = Date.now();
       const created = await seed(backend, db, dataDir, dashboards, () => stopServer(server));
-      if (server.child.exitCode !== null) server = await startServer(args, env);
+      if (server.child.exitCode !== null) server = await startServer(args, env, { nodeArgs: opts.nodeArgs });
       const seedSeconds = (Date.now() - t0) / 1000;
       // What a client does after: a list page, a search, a few gets.
       await call(server.url, 'GET', `${COLLECTION}?limit=100`, bearer);
       await call(server.url, 'GET', '/api/search?limit=100', bearer);
       for (let i = 0; i < 50; i++) await call(server.url, 'GET', `${COLLECTION}/${nameOf(1000 + i)}`, bearer);
       const rss = rssOf(server.child.pid);
-      out(`  RSS with ${created.toLocaleString('en')} dashboards: ${(rss / 2 ** 20).toFixed(0)} MiB (target <= 250 MiB on PostgreSQL; seeded in ${seedSeconds.toFixed(0)} s)`);
+      const held = await memoryOf(server.url);
+      out(`  RSS with ${created.toLocaleString('en')} dashboards: ${(rss / 2 ** 20).toFixed(0)} MiB (target <= 250 MiB on PostgreSQL; seeded in ${seedSeconds.toFixed(0)} s)${held}`);
     }
     if (opts.watches > 0) {
       const before = rssOf(server.child.pid);
       const sockets = await openWatches(server.url, bearer, opts.watches);
       await new Promise((r) => setTimeout(r, 5000));
       const after = rssOf(server.child.pid);
-      out(`  RSS with ${opts.watches} idle watches: ${(after / 2 ** 20).toFixed(0)} MiB (${((after - before) / opts.watches / 1024).toFixed(1)} KiB per watch)`);
+      const held = await memoryOf(server.url);
+      out(`  RSS with ${opts.watches} idle watches: ${(after / 2 ** 20).toFixed(0)} MiB (${((after - before) / opts.watches / 1024).toFixed(1)} KiB per watch)${held}`);
       for (const s of sockets) s.destroy();
     }
   } finally {

@@ -72,6 +72,7 @@ const serverSchema = z.object({
   min_tls_version: oneOf(['TLS1.2', 'TLS1.3'], 'TLS1.2').describe('oldest TLS version https accepts'),
   max_request_body_bytes: int(10485760, 1),
   shutdown_timeout_seconds: int(30, 0, MAX_TIMER_SECONDS).describe('grace period for in-flight requests on SIGTERM'),
+  heap_growth_percent: int(50, 0, 1000).describe("how far the JavaScript heap may grow past what the last full collection kept before the next (as Go's GOGC); 0 leaves V8's own, up to 300 %"),
   edition: oneOf(['oss', 'enterprise', 'cloud'], 'oss').describe('cloud: bearer tokens only, org 1 is namespace stacks-<stack_id>; enterprise: custom roles'),
   stack_id: z
     .string()

@@ -26,7 +26,7 @@ describe('defaults', () => {
     const c = loadConfig({ cwd: '/srv/app' });
     expect(c.server).toEqual({
       protocol: 'http', http_addr: '', http_port: 3000, root_url: 'http://localhost:3000/', cert_file: '', cert_key: '',
-      min_tls_version: 'TLS1.2', max_request_body_bytes: 10485760, shutdown_timeout_seconds: 30, edition: 'oss', stack_id: '',
+      min_tls_version: 'TLS1.2', max_request_body_bytes: 10485760, shutdown_timeout_seconds: 30, heap_growth_percent: 50, edition: 'oss', stack_id: '',
     });
     expect(c.database).toEqual({ url: '', max_open_conn: 10, migration_lock_timeout_seconds: 60, prepared_statements: true });
     expect(c.registry).toEqual({ history_window_seconds: 3600, compaction_interval_seconds: 300, watch_poll_interval_ms: 100, answer_cache_mb: 32 });
@@ -129,7 +129,7 @@ describe('environment names', () => {
     expect(text).toMatch(/--server\.http_port\s+SVC_SERVER_HTTP_PORT\s+"3000"/);
     expect(text).toMatch(/--feature_toggles\.enable\s+SVC_FEATURE_TOGGLES_ENABLE\s+""/);
     expect(text).toMatch(/--log\.level\s+SVC_LOG_LEVEL\s+"info"\s+one of debug, info, warn, error/);
-    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(116);
+    expect(text.split('\n').filter((l) => l.startsWith('  --'))).toHaveLength(117);
   });
 
   it('usage() shows durations as written, so a default copied into a setting means the same', () => {
@@ -304,6 +304,13 @@ describe('dotted sections and durations', () => {
     expect(error(() => loadConfig({ argv: ['--server.shutdown_timeout_seconds=9999999999'] }))).toMatch(/server\.shutdown_timeout_seconds .*<= 2147483$/);
     expect(error(() => loadConfig({ argv: ['--registry.watch_poll_interval_ms=2147483648'] }))).toMatch(/<= 2147483647$/);
     expect(error(() => loadConfig({ argv: ['--database.migration_lock_timeout_seconds=2147484'] }))).toMatch(/<= 2147483$/);
+  });
+
+  it('take a heap growth of 0 (V8 decides) to 1000 per cent, and refuse others', () => {
+    expect(loadConfig({ env: { SVC_SERVER_HEAP_GROWTH_PERCENT: '0' } }).server.heap_growth_percent).toBe(0);
+    expect(loadConfig({ argv: ['--server.heap_growth_percent=1000'] }).server.heap_growth_percent).toBe(1000);
+    expect(error(() => loadConfig({ argv: ['--server.heap_growth_percent=-5'] }))).toMatch(/server\.heap_growth_percent .*expected an integer >= 0$/);
+    expect(error(() => loadConfig({ argv: ['--server.heap_growth_percent=1001'] }))).toMatch(/expected an integer <= 1000$/);
   });
 
   it('read the license public key from the setting or a file, refusing what is no public key without printing it', () => {

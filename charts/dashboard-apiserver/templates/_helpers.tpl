@@ -176,7 +176,7 @@ the sections, their keys, and the secrets, which go to the Secret and are left o
 {{- end }}
 {{- /* Each section's keys as the server reads them, plus the chart's own (server.tls) and nested sections. */}}
 {{- define "dashboard-apiserver.knownSettings" -}}
-server: [protocol, http_addr, http_port, root_url, cert_file, cert_key, min_tls_version, max_request_body_bytes, shutdown_timeout_seconds, edition, stack_id, tls]
+server: [protocol, http_addr, http_port, root_url, cert_file, cert_key, min_tls_version, max_request_body_bytes, shutdown_timeout_seconds, heap_growth_percent, edition, stack_id, tls]
 database: [url, max_open_conn, migration_lock_timeout_seconds, prepared_statements]
 registry: [history_window_seconds, compaction_interval_seconds, watch_poll_interval_ms, answer_cache_mb]
 security: [admin_user, admin_password, admin_email, secret_key, previous_secret_keys, data_source_proxy_whitelist]
