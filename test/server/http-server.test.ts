@@ -1,13 +1,31 @@
 /**
  * The server's requests and responses are made with express's prototypes (pkg/server/http-server.ts): express then
- * has no prototype to change on them (issue 16).
+ * has no prototype to change, and every request shares its hidden classes with the others (issue 16).
  */
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import v8 from 'node:v8';
 import express, { type Request, type Response } from 'express';
 import { createHttpServer } from '../../pkg/server/http-server';
 import { generateSelfSigned } from '../../pkg/server/tls-certificate';
 
+// V8's own test of hidden classes, compiled after the flag that allows it.
+v8.setFlagsFromString('--allow-natives-syntax');
+const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+const fastProperties = new Function('a', 'return %HasFastProperties(a)') as (a: object) => boolean;
+
+/** How many hidden classes the objects have among them. */
+function classesOf(objects: readonly object[]): number {
+  const classes: object[] = [];
+  for (const o of objects) if (!classes.some((c) => haveSameMap(c, o))) classes.push(o);
+  return classes.length;
+}
+
+/**
+ * Requests and responses share their hidden classes (at most two: one made while V8 still settles a member's type may
+ * keep the first), where each had one of its own before (8 requests, 8 classes).
+ */
+const FEW = 2;
 const REQUESTS = 8;
 
 /** An app that keeps each request and response it answers, and the prototype each request had when it arrived. */
@@ -28,17 +46,7 @@ async function listen(server: ReturnType<typeof createHttpServer>): Promise<numb
   return (server.address() as AddressInfo).port;
 }
 
-/** What every request and response must be: made with the app's prototypes, express's members reaching them. */
-function expectMadeWithExpressPrototypes(app: express.Express, seen: ReturnType<typeof keepingApp>['seen']) {
-  expect(seen).toHaveLength(REQUESTS);
-  // Without the classes a request arrives as http's IncomingMessage, and express changes its prototype.
-  expect(seen.map((s) => s.arrivedWith)).toEqual(Array(REQUESTS).fill(app.request));
-  expect(seen.every((s) => Object.getPrototypeOf(s.res) === app.response)).toBe(true);
-  expect(seen[0]!.req.app).toBe(app);
-  expect(seen[0]!.req.get('content-type')).toBe('application/json');
-}
-
-test('over http, requests arrive with the prototypes express gives them', async () => {
+test('over http, requests arrive with the prototypes express gives them and share their hidden classes', async () => {
   const { app, seen, onRequest } = keepingApp();
   const server = createHttpServer(app);
   server.prependListener('request', onRequest);
@@ -51,7 +59,19 @@ test('over http, requests arrive with the prototypes express gives them', async 
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
-  expectMadeWithExpressPrototypes(app, seen);
+  expect(seen).toHaveLength(REQUESTS);
+  for (const { res, arrivedWith } of seen) {
+    expect(arrivedWith).toBe(app.request);
+    expect(Object.getPrototypeOf(res)).toBe(app.response);
+  }
+  // Without the classes, express's Object.setPrototypeOf gives every request and response a hidden class of its own.
+  expect(classesOf(seen.map((s) => s.req))).toBeLessThanOrEqual(FEW);
+  expect(classesOf(seen.map((s) => s.res))).toBeLessThanOrEqual(FEW);
+  // Objects V8 keeps as dictionaries share a class too, and are slow all the same: sized for http's members, they are not.
+  expect(seen.every((s) => fastProperties(s.req) && fastProperties(s.res))).toBe(true);
+  // express's own members still reach them.
+  expect(seen[0]!.req.app).toBe(app);
+  expect(seen[0]!.req.get('content-type')).toBe('application/json');
 });
 
 test('over https the same', async () => {
@@ -76,5 +96,18 @@ test('over https the same', async () => {
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
-  expectMadeWithExpressPrototypes(app, seen);
+  expect(seen.map((s) => s.arrivedWith)).toEqual(Array(REQUESTS).fill(app.request));
+  expect(classesOf(seen.map((s) => s.req))).toBeLessThanOrEqual(FEW);
+  expect(classesOf(seen.map((s) => s.res))).toBeLessThanOrEqual(FEW);
+  expect(seen.every((s) => fastProperties(s.req) && fastProperties(s.res))).toBe(true);
+});
+
+test('the classes are made once per app: a second server of it keeps the first one\'s requests as they are', () => {
+  const { app } = keepingApp();
+  const first = createHttpServer(app);
+  const request = app.request;
+  const second = createHttpServer(app);
+  expect(app.request).toBe(request);
+  first.close();
+  second.close();
 });
