@@ -29,6 +29,7 @@ const autocannon = require('autocannon');
 const { throwAwayDatabase } = require('./database');
 const { COLLECTION, RATIOS_SPEC: SPEC } = require('./dashboards');
 const { cpuMeter } = require('./cpu');
+const { flag, nodeArgsOf } = require('./flags');
 const { mainOf, ROOT, startServer, stopServer } = require('./server-process');
 
 const PHASES = ['health', 'get', 'get-new', 'legacy', 'create', 'create-dry'];
@@ -40,13 +41,11 @@ function parseArgs(argv) {
       opts.phase = arg;
       continue;
     }
-    // Split at the first '=' only: a value may hold more (--node-args=--max-semi-space-size=32).
-    const [name, ...rest] = arg.slice(2).split('=');
-    const value = rest.join('=');
+    const [name, value = ''] = flag(arg);
     if (name === 'embedded') opts.embedded = true;
     else if (name === 'cpu-prof') opts.cpuProf = path.resolve(value);
     else if (name === 'against') opts.against = path.resolve(value);
-    else if (name === 'node-args' && value) opts.nodeArgs = value.split(' ').filter(Boolean);
+    else if (name === 'node-args' && value) opts.nodeArgs = nodeArgsOf(value);
     else if (['duration', 'connections', 'runs', 'rate'].includes(name) && Number(value) > 0) opts[name] = Number(value);
     else throw new Error(`unknown argument ${arg}; see the comment at the top of hack/bench/profile.js`);
   }

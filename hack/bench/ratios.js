@@ -32,16 +32,15 @@ const { COLLECTION, RATIOS_SPEC, bodyOf, keyOf, nameOf, seedThroughStorage } = r
 
 const { MAIN, ROOT, startServer, stopServer } = require('./server-process');
 const { cpuMeter } = require('./cpu');
+const { flag, nodeArgsOf } = require('./flags');
 const DOC = JSON.stringify(RATIOS_SPEC);
 
 function parseArgs(argv) {
   const opts = { backends: [], duration: 10, connections: 8, pairs: 3, nodeArgs: [] };
   for (const arg of argv) {
-    // Split at the first '=' only: a value may hold more (--node-args=--max-semi-space-size=32).
-    const at = arg.indexOf('=');
-    const [name, value] = at < 0 ? [arg.replace(/^--/, ''), undefined] : [arg.slice(0, at).replace(/^--/, ''), arg.slice(at + 1)];
+    const [name, value] = flag(arg);
     if (name === 'postgres' || name === 'embedded') opts.backends.push(name);
-    else if (name === 'node-args' && value) opts.nodeArgs = value.split(' ').filter(Boolean);
+    else if (name === 'node-args' && value) opts.nodeArgs = nodeArgsOf(value);
     else if (name === 'duration' || name === 'connections' || name === 'pairs') opts[name] = Number(value);
     else throw new Error(`unknown argument ${arg}; see the comment at the top of hack/bench/ratios.js`);
   }
