@@ -1,7 +1,7 @@
 import { SNAPSHOT_KEY } from '../../apis';
 import { slugify } from '../../apis/dashboard.svc.app/v1beta1/dashboard/dashboard-url';
 import { StatusError } from '../../pkg/errors';
-import { type JsonObject, Labels, type Resource } from '../../pkg/meta';
+import { type JsonObject, Labels, type Resource, secondsAfter } from '../../pkg/meta';
 
 /** `expires` 0 or absent: the anchor stores "never" as 50 years on. */
 const NEVER_SECONDS = 50 * 365 * 24 * 3600;
@@ -38,6 +38,7 @@ export function parseCreateSnapshot(body: unknown): CreateSnapshotCommand {
   if (expires !== undefined && expires !== null && !(typeof expires === 'number' && Number.isSafeInteger(expires) && expires >= 0)) {
     throw badSnapshotData('expires must be a whole number of seconds, 0 or more');
   }
+  if (typeof expires === 'number' && secondsAfter(Date.now(), expires) === undefined) throw badSnapshotData('expires lies past the year 9999');
   if (external !== undefined && external !== null && typeof external !== 'boolean') throw badSnapshotData();
   const cmd: CreateSnapshotCommand = {
     dashboard: body.dashboard as JsonObject,
@@ -53,7 +54,8 @@ export function parseCreateSnapshot(body: unknown): CreateSnapshotCommand {
 
 /** When a snapshot made at `now` (ms) expires, as RFC 3339. */
 export function expiryOf(expiresSeconds: number, now = Date.now()): string {
-  return new Date(now + (expiresSeconds > 0 ? expiresSeconds : NEVER_SECONDS) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // parseCreateSnapshot refused an `expires` past the last timestamp; "never" is 50 years on.
+  return secondsAfter(now, expiresSeconds > 0 ? expiresSeconds : NEVER_SECONDS)!;
 }
 
 /** `<base>/<path>` with exactly one slash between them. */

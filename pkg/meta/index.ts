@@ -7,3 +7,4 @@ export * from './names';
 export type { KindSamples } from './samples';
 export * from './provisioning';
 export * from './extend';
+export * from './timestamps';

@@ -358,6 +358,8 @@ describe('bad input', () => {
       ['delete: unknown id', () => t.as.delete(`${SA}/99999`), 404, 'service account not found'],
       ['token: no name', () => t.as.post(`${SA}/${sa.id}/tokens`).send({}), 400, 'Bad request data'],
       ['token: negative secondsToLive', () => t.as.post(`${SA}/${sa.id}/tokens`).send({ name: 'neg', secondsToLive: -5 }), 400, 'invalid SecondsToLive value'],
+      // An expiry past 9999-12-31T23:59:59Z has no RFC 3339 timestamp (Date would throw).
+      ['token: secondsToLive past the year 9999', () => t.as.post(`${SA}/${sa.id}/tokens`).send({ name: 'far', secondsToLive: 99999999999999 }), 400, 'invalid SecondsToLive value'],
       ['token: secondsToLive a string', () => t.as.post(`${SA}/${sa.id}/tokens`).send({ name: 'str', secondsToLive: '60' }), 400, 'Bad request data'],
       ['token: name taken in the org', () => t.as.post(`${SA}/${sa.id}/tokens`).send({ name: 'taken' }), 400, 'service account token with given name already exists in the organization'],
       ['token: unknown service account', () => t.as.post(`${SA}/99999/tokens`).send({ name: 'orphan' }), 404, 'service account not found'],

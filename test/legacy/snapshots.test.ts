@@ -184,6 +184,9 @@ describe('bad input', () => {
       ['expires negative', () => take({ dashboard: model(), expires: -1 }), 400],
       ['expires a fraction', () => take({ dashboard: model(), expires: 1.5 }), 400],
       ['expires a string', () => take({ dashboard: model(), expires: '60' }), 400],
+      // Past 9999-12-31T23:59:59Z an expiry has no RFC 3339 timestamp (Date would throw).
+      ['expires past the year 9999', () => take({ dashboard: model(), expires: 10000000000000 }), 400],
+      ['expires just past the year 9999', () => take({ dashboard: model(), expires: 1000000000000 }), 400],
       ['external not a boolean', () => take({ dashboard: model(), external: 'yes' }), 400],
       ['external without keys', () => take({ dashboard: model(), external: true }), 400],
       ['a key with a slash', () => take({ dashboard: model(), key: 'a/b' }), 400],
@@ -200,6 +203,7 @@ describe('bad input', () => {
     }
     const unknown = await take({ dashboard: model({ uid: 'no-such-board' }) });
     expect(unknown.body.message).toBe('Dashboard not found');
+    expect((await take({ dashboard: model(), expires: 1000000000000 })).body.message).toMatch(/expires lies past the year 9999/);
     const after = (await t.as.get(SNAPSHOTS)).body.items.map((s: { metadata: { name: string } }) => s.metadata.name).sort();
     expect(after).toEqual(before);
   });

@@ -5,7 +5,7 @@ import type { ServiceAccountSpec } from '../../../apis/iam.svc.app/v0alpha1/serv
 import { type ServiceAccountTokenSpec, TOKEN_LABELS } from '../../../apis/iam.svc.app/v0alpha1/serviceaccounttoken';
 import { derived, type Storage } from '../../../storage';
 import { notFoundAsUndefined, StatusError } from '../../errors';
-import { Annotations, Labels, randomUid, type Resource, storedAs } from '../../meta';
+import { Annotations, Labels, randomUid, type Resource, rfc3339, secondsAfter, storedAs } from '../../meta';
 import type { Registry, Requester, RequestContext } from '../../registry';
 import type { Identity } from './caller';
 import { IDENTITY_NAMESPACE, SYSTEM } from './identity-directory';
@@ -62,9 +62,6 @@ export function serviceAccountLogin(orgId: number, name: string): string {
   const slug = slugify(name) || createHash('sha1').update(name).digest('hex').slice(0, 8);
   return `sa-${orgId}-${slug}`;
 }
-
-/** RFC 3339 with second precision, as the registry writes timestamps. @example rfc3339(0) // '1970-01-01T00:00:00Z' */
-const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const internalId = (obj: Resource) => Number(obj.metadata.labels?.[Labels.deprecatedInternalID]);
 const byInternalId = (id: number) => `${Labels.deprecatedInternalID}=${id}`;
@@ -222,7 +219,8 @@ export class ServiceAccounts {
   async addToken(by: Requester, sa: StoredServiceAccount, t: { name: string; secondsToLive?: number }): Promise<{ token: StoredToken; key: string }> {
     const { key, hashedKey } = generateServiceAccountToken();
     // Rounded up to the second: a token lives at least `secondsToLive`.
-    const expires = t.secondsToLive ? rfc3339(Math.ceil((Date.now() + t.secondsToLive * 1000) / 1000) * 1000) : null;
+    const expires = t.secondsToLive ? secondsAfter(Date.now(), t.secondsToLive) : null;
+    if (expires === undefined) throw StatusError.badRequest('invalid SecondsToLive value');
     return { token: await this.storeToken(by, sa, t.name, hashedKey, expires), key };
   }
 
