@@ -1,4 +1,5 @@
 import express, { type Request, type Response, Router } from 'express';
+import { z } from 'zod';
 import { StatusError } from '../errors';
 import type { KindRegistration, Resource, ResourceList } from '../meta';
 import type { AnswerCache } from './answer-cache';
@@ -172,15 +173,43 @@ function fieldManager(req: Request, kind: KindRegistration): string {
   return v;
 }
 
+/** DeleteOptions as kube-apiserver decodes them from a DELETE's body (fields it does not know are ignored). */
+const DELETE_OPTIONS_BODY = z.object({
+  gracePeriodSeconds: z.number().int().nullish(),
+  preconditions: z.object({ uid: z.string().nullish(), resourceVersion: z.string().nullish() }).nullish(),
+  orphanDependents: z.boolean().nullish(),
+  propagationPolicy: z.string().nullish(),
+  dryRun: z.array(z.string()).nullish(),
+});
+
+const PROPAGATION_POLICIES = ['Foreground', 'Background', 'Orphan'];
+
+/**
+ * The options of a DELETE: `?dryRun=All` or the body's DeleteOptions. A body that does not decode is a 400 and one
+ * with an unsupported value a 422, as kube-apiserver answers, and nothing is deleted: a delete the caller meant as a
+ * dry run never deletes.
+ */
 function deleteOptions(req: Request): DeleteOptions {
-  const body = (req.body ?? {}) as { preconditions?: { uid?: unknown; resourceVersion?: unknown }; dryRun?: unknown };
-  if (typeof body !== 'object' || Array.isArray(body)) throw StatusError.badRequest('DeleteOptions must be a JSON object');
-  const pre = body.preconditions;
-  if (pre !== undefined && pre !== null && (typeof pre !== 'object' || (pre.uid !== undefined && typeof pre.uid !== 'string') || (pre.resourceVersion !== undefined && typeof pre.resourceVersion !== 'string'))) {
-    throw StatusError.badRequest('DeleteOptions.preconditions must hold string uid and resourceVersion');
+  const body: unknown = req.body ?? {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw StatusError.badRequest('DeleteOptions must be a JSON object');
+  const parsed = DELETE_OPTIONS_BODY.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (issue.path[0] === 'preconditions') throw StatusError.badRequest('DeleteOptions.preconditions must hold string uid and resourceVersion');
+    throw StatusError.badRequest(`DeleteOptions.${issue.path.join('.')}: ${issue.message}`);
   }
-  const bodyDryRun = Array.isArray(body.dryRun) && body.dryRun.includes('All');
-  return { preconditions: (pre ?? undefined) as DeleteOptions['preconditions'], dryRun: dryRun(req) || bodyDryRun };
+  const o = parsed.data;
+  const causes: { field: string; message: string; reason: string }[] = [];
+  const unsupported = (field: string, value: unknown, supported: string[]) =>
+    causes.push({ field, reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${supported.map((v) => JSON.stringify(v)).join(', ')}` });
+  if (o.propagationPolicy != null && !PROPAGATION_POLICIES.includes(o.propagationPolicy)) unsupported('propagationPolicy', o.propagationPolicy, PROPAGATION_POLICIES);
+  if (o.propagationPolicy != null && o.orphanDependents != null) {
+    causes.push({ field: 'propagationPolicy', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(o.propagationPolicy)}: orphanDependents and deletionPropagation cannot be both set` });
+  }
+  if (o.dryRun?.some((v) => v !== 'All')) unsupported('dryRun', o.dryRun, ['All']);
+  if (causes.length) throw StatusError.invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', causes);
+  const pre = o.preconditions ? { ...(o.preconditions.uid != null ? { uid: o.preconditions.uid } : {}), ...(o.preconditions.resourceVersion != null ? { resourceVersion: o.preconditions.resourceVersion } : {}) } : undefined;
+  return { preconditions: pre, dryRun: dryRun(req) || o.dryRun?.includes('All') === true };
 }
 
 export function mediaType(req: Request): string {
