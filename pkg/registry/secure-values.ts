@@ -1,5 +1,6 @@
 import type { StatusCause } from '../errors';
 import type { JsonObject, KindRegistration, Resource } from '../meta';
+import { LAST_APPLIED } from './apply';
 
 /**
  * What the registry needs of the encryption at rest of kinds' `secureValues` (pkg/secrets' SecretsService is one),
@@ -86,6 +87,7 @@ export function secureValueCauses(kind: KindRegistration, obj: Resource): Status
  * @example sealSecureValues(kind, obj, stored, seal) // obj.spec.secureJsonData: { password: '#k#…', token: '#k#…' (kept) }
  */
 export function sealSecureValues(kind: KindRegistration, obj: Resource, current: Resource | undefined, seal: Seal | undefined): void {
+  scrubLastApplied(kind, obj);
   for (const { path } of kind.secureValues ?? []) {
     const given = getAt(obj, path);
     const result = current ? storedSecureMap(current, path) : {};
@@ -98,6 +100,31 @@ export function sealSecureValues(kind: KindRegistration, obj: Resource, current:
     }
     setAt(obj as unknown as Record<string, unknown>, path, Object.keys(result).length ? result : undefined);
   }
+}
+
+/**
+ * Removes each secure map (and secret field) from the object's {@link LAST_APPLIED} annotation: kubectl writes there
+ * the manifest it applied, secrets included, and left there they would go out in every answer and watch event and
+ * be recorded in history. kubectl's next apply then finds no value it applied before and sends the values again,
+ * as at a first apply; they are write-only, so nothing else changes.
+ *
+ * @example // annotation '{"spec":{"url":"u","secureJsonData":{"password":"p"}}}\n' becomes '{"spec":{"url":"u"}}\n'
+ */
+export function scrubLastApplied(kind: KindRegistration, obj: Resource): void {
+  const paths = [...(kind.secureValues ?? []).map((v) => v.path), ...(kind.secretFields ?? [])];
+  const text = obj.metadata.annotations?.[LAST_APPLIED];
+  if (!paths.length || typeof text !== 'string') return;
+  let applied: unknown;
+  try {
+    applied = JSON.parse(text);
+  } catch {
+    return;
+  }
+  if (!isObject(applied)) return;
+  const secrets = paths.filter((p) => getAt(applied, p) !== undefined);
+  if (!secrets.length) return;
+  for (const p of secrets) setAt(applied, p, undefined);
+  obj.metadata.annotations = { ...obj.metadata.annotations, [LAST_APPLIED]: `${JSON.stringify(applied)}${text.endsWith('\n') ? '\n' : ''}` };
 }
 
 /** An object on its way out: each secure map removed, its `reportAs` map `{key: true}` for each key that holds a value. */

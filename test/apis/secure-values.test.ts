@@ -153,6 +153,41 @@ test('a secure map that is not an object of strings is 422 with its field, and n
   expect((await as().get(`${SECURE_THINGS}/x`)).status).toBe(404);
 });
 
+test('kubectl apply: the last-applied-configuration annotation keeps the manifest without its secrets', async () => {
+  const LAST = 'kubectl.kubernetes.io/last-applied-configuration';
+  const secrets = ['appl1ed-first', 'appl1ed-second', 'sav3d-config'];
+  const answers: string[] = [];
+  const answer = <T extends { text: string; status: number }>(res: T, status: number) => {
+    expect([res.status, res.text]).toEqual([status, expect.any(String)]);
+    answers.push(res.text);
+    return res;
+  };
+  const manifest = (url: string, password: string) => ({ apiVersion: 'securethings.test.svc.app/v1', kind: 'SecureThing', metadata: { name: 'k' }, spec: spec(url, { password }) });
+  // What kubectl apply sends at a first apply: the object, with the manifest as JSON in the annotation.
+  const first = manifest('http://k1', secrets[0]!);
+  const created = answer(await as().post(SECURE_THINGS).send({ ...first, metadata: { ...first.metadata, annotations: { [LAST]: `${JSON.stringify(first)}\n` } } }), 201);
+  expect(created.body.metadata.annotations[LAST]).toBe(`${JSON.stringify({ apiVersion: first.apiVersion, kind: first.kind, metadata: first.metadata, spec: { url: 'http://k1' } })}\n`);
+  // At the next apply, a merge patch that sets the annotation again and the changed fields.
+  const second = manifest('http://k2', secrets[1]!);
+  const patch = { metadata: { annotations: { [LAST]: `${JSON.stringify(second)}\n` } }, spec: { url: 'http://k2', secureJsonData: { password: secrets[1] } } };
+  const patched = answer(await as().patch(`${SECURE_THINGS}/k`).set('Content-Type', 'application/merge-patch+json').send(JSON.stringify(patch)), 200);
+  expect(JSON.parse(patched.body.metadata.annotations[LAST])).toEqual({ apiVersion: second.apiVersion, kind: second.kind, metadata: second.metadata, spec: { url: 'http://k2' } });
+  expect(await values(s, 'k')).toEqual({ password: secrets[1] });
+  // kubectl create --save-config, and a server-side apply, which keeps the annotation in step.
+  const saved = manifest('http://k3', secrets[2]!);
+  answer(await as().post(SECURE_THINGS).send({ ...saved, metadata: { name: 'k3', annotations: { [LAST]: JSON.stringify({ ...saved, metadata: { name: 'k3' } }) } } }), 201);
+  answer(await as().patch(`${SECURE_THINGS}/k?fieldManager=kubectl&force=true`).set('Content-Type', 'application/apply-patch+yaml').send(JSON.stringify(manifest('http://k4', secrets[0]!))), 200);
+  const texts = [
+    ...answers,
+    JSON.stringify((await as().get(SECURE_THINGS)).body),
+    JSON.stringify((await s.storage.list({ ...type, namespace: 'default' })).items),
+    JSON.stringify(await s.storage.eventsSince(type, 0, 1000)),
+    s.logLines.join('\n'),
+  ];
+  for (const text of texts) for (const secret of secrets) expect(text).not.toContain(secret);
+  expect(await values(s, 'k3')).toEqual({ password: secrets[2] });
+});
+
 const post = (path: string) => as().post(path);
 async function expect204(path: string): Promise<void> {
   const res = await post(path);
