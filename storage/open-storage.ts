@@ -50,8 +50,9 @@ export async function openStorage(opts: StorageOptions): Promise<Storage> {
 
 function openServer(url: string, max: number, prepared: boolean): Storage {
   // Two connections at least: migrations hold one for their lock while kysely's migrator uses another.
-  // A database that stops answering (packets dropped, not refused) is found out in seconds rather than at TCP's
-  // timeout: connecting gives up after 10 s and idle connections send keep-alives, so requests get a 503.
+  // A database that stops answering (packets dropped, not refused): connecting gives up after 10 s (503), and
+  // connections send TCP keep-alives, so the system drops one whose peer is gone; a statement already sent waits for
+  // its answer, while the health checks report the database failing at their deadline (pkg/server/health.ts).
   const pool = new Pool({ connectionString: url, max: Math.max(2, max), connectionTimeoutMillis: 10_000, keepAlive: true });
   // A client losing its connection emits 'error', which ends the process when nothing listens. The pool listens only
   // while a client is idle; a client lent to a transaction, between two of its queries, needs its own listener.

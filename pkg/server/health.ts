@@ -2,18 +2,24 @@ import { Router } from 'express';
 import type { Storage } from '../../storage';
 import type { BuildInfo } from './build-info';
 
+/** How long a health check waits for the database to answer its ping before it reports it failing. */
+export const PING_DEADLINE_MS = 5_000;
+
 /**
  * `GET /api/health` (the anchor's shape: {database, version, commit}, 503 while the database does not answer),
  * `/livez` (the process serves) and `/readyz` (it can do useful work), for load balancers and Kubernetes probes.
  */
 export function healthRouter(storage: Storage, build: BuildInfo, draining: () => boolean): Router {
   const router = Router();
+  // A database that hangs instead of refusing (stopped, or packets dropped) fails the check at the deadline, so
+  // probes and load balancers learn it while the ping still waits.
   const databaseOk = async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, PING_DEADLINE_MS, false)));
     try {
-      await storage.ping();
-      return true;
-    } catch {
-      return false;
+      return await Promise.race([storage.ping().then(() => true, () => false), deadline]);
+    } finally {
+      clearTimeout(timer);
     }
   };
   router.get('/api/health', async (_req, res) => {

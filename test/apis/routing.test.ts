@@ -95,6 +95,33 @@ onServer('a database outage is 503, not 500, health says so, and service resumes
   }
 });
 
+onServer('a database that hangs instead of refusing: health and readiness say so at their deadline, and it serves again once it answers (postgres backend only)', async () => {
+  const db = await createTestDatabase('postgres');
+  const url = new URL(db.url!);
+  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  url.host = `127.0.0.1:${proxy.port}`;
+  const storage = await openStorage({ url: url.toString(), dataDir: '', maxConnections: 4 });
+  const config = loadConfig({ argv: [], env: {}, cwd: process.cwd() });
+  const registry = new Registry(storage, allKinds, { nestedFolders: true, namespaces: new Namespaces() });
+  await registry.init();
+  const { app } = createApp({ config, storage, registry, log: silentLogger, build: { version: 'test', commit: 'test' } });
+  try {
+    expect((await supertest(app).get('/api/health')).body.database).toBe('ok');
+    proxy.freeze();
+    // The pooled connections are open and answer nothing: without the deadline, these would wait as long as it does.
+    const [health, ready] = await Promise.all([supertest(app).get('/api/health'), supertest(app).get('/readyz')]);
+    expect([health.status, health.body.database]).toEqual([503, 'failing']);
+    expect([ready.status, ready.text]).toEqual([503, 'database unavailable']);
+    proxy.thaw();
+    expect((await supertest(app).get('/api/health')).body.database).toBe('ok');
+  } finally {
+    proxy.thaw();
+    await storage.close();
+    await proxy.close();
+    await db.drop();
+  }
+}, 30_000);
+
 test('a body without Content-Type is read as JSON, as kube-apiserver reads it (kubectl create --raw sends none)', async () => {
   const http = await import('node:http');
   const server = t.app.listen(0, '127.0.0.1');
