@@ -26,6 +26,9 @@ export interface RequestObserver {
 /** Probes and scrapes come every few seconds from the platform: logged at debug, not info. */
 const QUIET_ROUTES: ReadonlySet<string> = new Set(['/livez', '/readyz', '/api/health', '/metrics']);
 
+/** The status logged and counted for a request whose client went away before any answer began. */
+export const CLIENT_CLOSED = 499;
+
 /** A request that no route took (refused before routing, or unknown): one label, so paths never become labels. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
@@ -61,9 +64,10 @@ export function requestLog(log: Logger, observer?: RequestObserver): RequestHand
       done = true;
       const durationSeconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeTemplate(req);
-      // A client that went away before the answer was complete: what it was answered so far.
+      // A client that went away before the answer was complete: what it was answered so far, or, when it went before
+      // any answer began, 499 (nginx's "client closed request"), not the 200 a response starts with.
       const aborted = !res.writableFinished;
-      const status = res.statusCode;
+      const status = aborted && !res.headersSent ? CLIENT_CLOSED : res.statusCode;
       observer?.finished({ method: req.method, route, status, durationSeconds, watch: req.path.startsWith('/apis/') && isWatchRequest(req) });
       const level = status >= 500 ? 'error' : QUIET_ROUTES.has(route) ? 'debug' : 'info';
       log[level]('request', {

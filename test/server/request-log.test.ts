@@ -96,6 +96,33 @@ test('legacy routes are logged by template; a refused or unknown request as "unm
   expect(text).not.toContain(Buffer.from('admin:admin').toString('base64'));
 });
 
+test('a client that goes away before any answer is logged and counted as 499 aborted, not as the 200 a response starts with', async () => {
+  const net = await import('node:net');
+  // An upstream that takes connections and never answers: the proxied request waits until its client goes.
+  const silent = net.createServer(() => undefined);
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  const server = t.app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  try {
+    const upstream = `http://127.0.0.1:${(silent.address() as import('node:net').AddressInfo).port}`;
+    await t.as.post('/api/datasources').send({ name: 'silent', uid: 'silent', type: 'prometheus', access: 'proxy', url: upstream }).expect(200);
+    out.lines.splice(0);
+    const { port } = server.address() as import('node:net').AddressInfo;
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`GET /api/datasources/proxy/uid/silent/api/v1/query HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic('admin', 'admin')}\r\n\r\n`);
+    await new Promise((r) => setTimeout(r, 300));
+    socket.destroy();
+    const line = await lastRequest();
+    expect(line).toMatchObject({ method: 'GET', status: 499, aborted: true });
+  } finally {
+    server.close();
+    silent.close();
+  }
+  const metrics = await t.as.get('/metrics');
+  expect(metrics.text).toMatch(/http_requests_total\{method="GET",route="[^"]*proxy[^"]*",status="499"\} 1/);
+});
+
 test('probes are logged at debug; the level setting applies (at warn no request line is written)', async () => {
   await t.anonymous.get('/livez');
   expect(await lastRequest()).toMatchObject({ level: 'debug', route: '/livez', status: 200 });
