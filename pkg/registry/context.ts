@@ -109,6 +109,13 @@ export interface ListOptions {
    */
   folder?: string;
   /**
+   * `?resourceVersion=` of a list: with `resourceVersionMatch` `Exact`, the collection as it was at that version
+   * (410 once history no longer holds it); else any version not older, which the current one is. Not with
+   * `continue` (400), and never past the type's current version (400).
+   */
+  resourceVersion?: number;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+  /**
    * Where to start, as a decoded continue token: the collection at that resourceVersion, names after `after` ('' =
    * from the first). In-process only: a list across namespaces reads every namespace at one version.
    */

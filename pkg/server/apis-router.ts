@@ -4,6 +4,7 @@ import { StatusError } from '../errors';
 import type { KindRegistration, Resource, ResourceList } from '../meta';
 import type { AnswerCache } from './answer-cache';
 import { type DeleteOptions, listAcross, type ListOptions, type OrgDirectory, type Registry, type RequestContext } from '../registry';
+import { parseWatchResourceVersion } from '../registry/watch-options';
 import { defaultFieldManager, validateFieldManager } from '../registry/managed-fields';
 import type { Logger } from '../log';
 import type { WatchHub } from '../registry/watch';
@@ -150,12 +151,35 @@ function listOptions(req: Request): ListOptions {
     throw StatusError.badRequest(`invalid limit ${JSON.stringify(limit)}: must be a non-negative integer`);
   }
   const n = limit ? Number(limit) : 0;
+  const cont = query(req, 'continue') || undefined;
   return {
     limit: n > 0 ? n : undefined,
-    continue: query(req, 'continue') || undefined,
+    continue: cont,
     labelSelector: query(req, 'labelSelector'),
     fieldSelector: query(req, 'fieldSelector'),
+    ...listVersion(query(req, 'resourceVersion'), query(req, 'resourceVersionMatch'), cont),
   };
+}
+
+const RESOURCE_VERSION_MATCHES = ['Exact', 'NotOlderThan'];
+
+/** A list's resourceVersion and resourceVersionMatch, checked as kube-apiserver's ValidateListOptions checks them (422). */
+function listVersion(rv: string | undefined, match: string | undefined, cont: string | undefined): Pick<ListOptions, 'resourceVersion' | 'resourceVersionMatch'> {
+  const causes: { field: string; message: string; reason: string }[] = [];
+  const forbidden = (message: string) => causes.push({ field: 'resourceVersionMatch', reason: 'FieldValueForbidden', message: `Forbidden: ${message}` });
+  if (match) {
+    if (!rv) forbidden('resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (cont) forbidden('resourceVersionMatch is forbidden when continue is provided');
+    if (!RESOURCE_VERSION_MATCHES.includes(match)) {
+      causes.push({ field: 'resourceVersionMatch', reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan", ""` });
+    }
+    if (match === 'Exact' && rv === '0') forbidden('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  }
+  if (causes.length) throw StatusError.invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', causes);
+  const version = parseWatchResourceVersion(rv);
+  if (version !== undefined && cont) throw StatusError.badRequest('specifying resource version is not allowed when using continue');
+  if (version === undefined) return {};
+  return { resourceVersion: version, ...(match ? { resourceVersionMatch: match as 'Exact' | 'NotOlderThan' } : {}) };
 }
 
 function dryRun(req: Request): boolean {
