@@ -46,6 +46,8 @@ export const searchArea = defineArea({
         { name: 'type', in: 'query', type: 'string', enum: ['dash-db', 'dash-folder'] },
         { name: 'folderUIDs', in: 'query', type: 'string', array: true, description: 'repeated; empty or "general" = the root' },
         { name: 'dashboardUIDs', in: 'query', type: 'string', array: true, description: 'repeated' },
+        { name: 'folderIds', in: 'query', type: 'integer', array: true, description: 'deprecated, use folderUIDs: repeated legacy folder ids, 0 = the root' },
+        { name: 'dashboardIds', in: 'query', type: 'integer', array: true, description: 'deprecated, use dashboardUIDs: repeated legacy dashboard ids' },
         { name: 'starred', in: 'query', type: 'boolean', description: "only the caller's starred dashboards" },
         { name: 'limit', in: 'query', type: 'integer', default: DEFAULT_LIMIT, description: `page size, at most ${MAX_LIMIT}` },
         { name: 'page', in: 'query', type: 'integer', default: 1 },

@@ -20,6 +20,10 @@ export interface SearchParams {
   folderUIDs?: string[];
   /** Only these uids; unset = any. */
   dashboardUIDs?: string[];
+  /** Deprecated: only hits in the folders of these legacy ids (0 = the root); with `folderUIDs`, in both. */
+  folderIds?: number[];
+  /** Deprecated: only the dashboards of these legacy ids; with `dashboardUIDs`, either. */
+  dashboardIds?: number[];
   starred: boolean;
   limit: number;
   /** From 1. */
@@ -62,6 +66,9 @@ const first = (q: Query, name: string): string | undefined => all(q, name)[0];
 /** The anchor's QueryInt: a base-10 integer, else 0. */
 const int = (q: Query, name: string): number => queryInt(q[name]);
 
+/** The base-10 integers of a repeated parameter; others are ignored, as the anchor ignores them. */
+const ids = (q: Query, name: string): number[] => all(q, name).filter((v) => /^-?[0-9]{1,15}$/.test(v)).map(Number);
+
 /** The root folder's uid in the anchor's APIs ('general') and '' both mean "at the root". */
 const folderOf = (uid: string) => (uid === 'general' ? '' : uid);
 
@@ -89,6 +96,8 @@ export function parseSearchParams(q: Query): SearchParams {
     ...(type === 'dash-db' || type === 'dash-folder' ? { type } : {}),
     ...('folderUIDs' in q ? { folderUIDs: folderUIDs.map(folderOf) } : {}),
     ...(dashboardUIDs.length ? { dashboardUIDs } : {}),
+    ...(ids(q, 'folderIds').length ? { folderIds: ids(q, 'folderIds') } : {}),
+    ...(ids(q, 'dashboardIds').length ? { dashboardIds: ids(q, 'dashboardIds') } : {}),
     starred: first(q, 'starred') === 'true',
     limit: limit < 1 ? DEFAULT_LIMIT : limit,
     page: Math.max(int(q, 'page'), 1),

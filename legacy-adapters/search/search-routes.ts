@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { dashboardKind, folderKind } from '../../apis';
-import { anyKind, type KindRegistration } from '../../pkg/meta';
+import { anyKind, type KindRegistration, Labels } from '../../pkg/meta';
 import type { Registry, RequestContext, SearchResult } from '../../pkg/registry';
 import { requestContext } from '../shared/request-context';
 import { starsOf } from '../../pkg/stars/stars';
@@ -20,10 +20,32 @@ function kindsOf(p: SearchParams): KindRegistration[] {
   return [folders, dashboards];
 }
 
-/** The names a search is limited to: `dashboardUIDs`, and with `starred` the caller's starred dashboards. */
+/** The names a search is limited to: `dashboardUIDs` (with `dashboardIds`' names), and with `starred` the caller's starred dashboards. */
 function namesOf(p: SearchParams, starred: readonly string[]): string[] | undefined {
   if (!p.starred) return p.dashboardUIDs;
   return p.dashboardUIDs ? starred.filter((n) => p.dashboardUIDs!.includes(n)) : [...starred];
+}
+
+/** The names of the objects of `kind` with these legacy ids, among those the caller may read. */
+async function namesOfIds(registry: Registry, ctx: RequestContext, kind: KindRegistration, ids: readonly number[]): Promise<string[]> {
+  const wanted = ids.filter((id) => id > 0);
+  if (!wanted.length) return [];
+  const page = await registry.list(ctx, kind, { labelSelector: `${Labels.deprecatedInternalID} in (${wanted.join(',')})` });
+  return page.items.map((o) => o.metadata.name);
+}
+
+/**
+ * The deprecated id filters as the uid ones: `dashboardIds` adds its dashboards to `dashboardUIDs` (the anchor ORs
+ * them), `folderIds` (0 the root) narrows `folderUIDs` (the anchor ANDs them). An id that names nothing matches nothing.
+ */
+async function withIdFilters(registry: Registry, ctx: RequestContext, p: SearchParams): Promise<SearchParams> {
+  let out = p;
+  if (p.dashboardIds) out = { ...out, dashboardUIDs: [...(p.dashboardUIDs ?? []), ...(await namesOfIds(registry, ctx, dashboards, p.dashboardIds))] };
+  if (p.folderIds) {
+    const named = [...(p.folderIds.includes(0) ? [''] : []), ...(await namesOfIds(registry, ctx, folders, p.folderIds))];
+    out = { ...out, folderUIDs: p.folderUIDs ? p.folderUIDs.filter((f) => named.includes(f)) : named };
+  }
+  return out;
 }
 
 /**
@@ -44,8 +66,8 @@ async function foldersOf(registry: Registry, ctx: RequestContext, hits: readonly
  */
 export async function search(req: Request, res: Response, { registry }: AdapterDeps): Promise<void> {
   const stars = starsOf(registry);
-  const p = parseSearchParams(req.query as Record<string, unknown>);
   const ctx = requestContext(req, registry);
+  const p = await withIdFilters(registry, ctx, parseSearchParams(req.query as Record<string, unknown>));
   const found = (starred: readonly string[]) =>
     registry.search(ctx, {
       kinds: kindsOf(p),

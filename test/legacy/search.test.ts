@@ -128,6 +128,23 @@ describe('filters', () => {
     expect(await uids('?dashboardUIDs=home&dashboardUIDs=lat&dashboardUIDs=unknown')).toEqual(['lat', 'home']);
   });
 
+  it('the deprecated folderIds and dashboardIds filter by legacy ids: folderIds 0 is the root, an unknown or malformed id matches nothing', async () => {
+    const hits = (await search()) as unknown as { uid: string; id: number }[];
+    const id = (uid: string) => hits.find((h) => h.uid === uid)!.id;
+    expect(await uids(`?folderIds=${id('ops')}`)).toEqual(['team', 'lat', 'err']);
+    expect(await uids(`?folderIds=${id('ops')}&folderIds=${id('team')}`)).toEqual(['team', 'lat', 'deep', 'err']);
+    expect(await uids('?folderIds=0&type=dash-db')).toEqual(['usage', 'home']);
+    expect(await uids('?folderIds=999999')).toEqual([]);
+    // With folderUIDs, in both (the anchor ANDs them).
+    expect(await uids(`?folderIds=${id('ops')}&folderUIDs=ops&folderUIDs=team`)).toEqual(['team', 'lat', 'err']);
+    expect(await uids(`?dashboardIds=${id('home')}&dashboardIds=${id('lat')}`)).toEqual(['lat', 'home']);
+    // With dashboardUIDs, either (the anchor ORs them).
+    expect(await uids(`?dashboardIds=${id('home')}&dashboardUIDs=err`)).toEqual(['err', 'home']);
+    expect(await uids('?dashboardIds=999999')).toEqual([]);
+    // A value that is no integer is ignored, as the anchor ignores it.
+    expect(await uids('?folderIds=abc')).toEqual(ALL);
+  });
+
   it('combines filters', async () => {
     expect(await uids('?query=e&tag=prod&folderUIDs=ops&type=dash-db')).toEqual(['lat', 'err']);
   });
