@@ -143,6 +143,7 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
     storage,
     registry,
     async close() {
+      const deadline = Date.now() + config.server.shutdown_timeout_seconds * 1000;
       setDraining();
       provisioning.stop();
       compactor.stop();
@@ -160,9 +161,17 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
       await closed;
       clearInterval(idle);
       clearTimeout(timer);
-      // The plugins' pools and clients, once no request uses them.
-      await dataSources.close();
-      await storage.close();
+      // The plugins' pools and clients, then the database's, once no request uses them: a handler still waiting for
+      // the database (a lock, a database that hangs) holds its connection, and closing waits for it, but not past the
+      // shutdown timeout (at least a second more): the process then exits and PostgreSQL rolls back what did not commit.
+      const released = (async () => {
+        await dataSources.close();
+        await storage.close();
+      })();
+      let timeout: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((resolve) => (timeout = setTimeout(resolve, Math.max(deadline - Date.now(), 1000), true)));
+      if (await Promise.race([released.then(() => false), late])) log.warn('stopped with database work still running: it is abandoned', { url });
+      clearTimeout(timeout);
       log.info('server stopped', { url });
     },
   };
