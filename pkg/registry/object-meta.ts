@@ -73,16 +73,18 @@ function nameOf(body: unknown): string {
 
 function metadataProblems(m: MetadataInput): StatusCause[] {
   const causes: StatusCause[] = [];
+  // As kube-apiserver's ValidateLabels and ValidateAnnotations: each message names the key (or value) it is about.
+  const invalid = (value: string, message: string) => `Invalid value: ${JSON.stringify(value)}: ${message}`;
   for (const [k, v] of Object.entries(m.labels ?? {})) {
-    for (const message of labelKeyErrors(k)) causes.push({ field: 'metadata.labels', message });
-    for (const message of labelValueErrors(v)) causes.push({ field: `metadata.labels`, message });
+    for (const message of labelKeyErrors(k)) causes.push({ field: 'metadata.labels', message: invalid(k, message) });
+    for (const message of labelValueErrors(v)) causes.push({ field: `metadata.labels`, message: invalid(v, message) });
   }
   (m.finalizers ?? []).forEach((f, i) => {
-    for (const message of labelKeyErrors(f)) causes.push({ field: `metadata.finalizers[${i}]`, message: `Invalid value: ${JSON.stringify(f)}: ${message}` });
+    for (const message of labelKeyErrors(f)) causes.push({ field: `metadata.finalizers[${i}]`, message: invalid(f, message) });
   });
   let size = 0;
   for (const [k, v] of Object.entries(m.annotations ?? {})) {
-    for (const message of labelKeyErrors(k)) causes.push({ field: 'metadata.annotations', message });
+    for (const message of labelKeyErrors(k.toLowerCase())) causes.push({ field: 'metadata.annotations', message: invalid(k, message) });
     size += k.length + v.length;
   }
   if (size > MAX_ANNOTATIONS_BYTES) {
