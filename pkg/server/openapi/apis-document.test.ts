@@ -46,6 +46,11 @@ test('schemas: GVK arrays, metadata and status preserve unknown fields, the dash
   expect(dash['x-kubernetes-group-version-kind']).toEqual([{ group: 'dashboard.svc.app', version: 'v1beta1', kind: 'Dashboard' }]);
   expect(d.components.schemas['app.svc.dashboard.v1beta1.DashboardList']['x-kubernetes-group-version-kind']).toEqual([{ group: 'dashboard.svc.app', version: 'v1beta1', kind: 'DashboardList' }]);
   expect(dash.properties.metadata['x-kubernetes-preserve-unknown-fields']).toBe(true);
+  // ObjectMeta's fields, for kubectl explain dashboards.metadata.labels (a map of strings).
+  expect(dash.properties.metadata.allOf).toEqual([{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }]);
+  const meta = d.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'];
+  expect(meta.properties.labels).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
+  expect(Object.keys(meta.properties)).toEqual(expect.arrayContaining(['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'annotations', 'finalizers', 'managedFields']));
   expect(dash.properties.status['x-kubernetes-preserve-unknown-fields']).toBe(true);
   expect(dash.properties.spec).toMatchObject({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true, required: ['title'], properties: { title: { type: 'string' } } });
   expect(dash.properties.spec.properties.panels.items['x-kubernetes-preserve-unknown-fields']).toBe(true);

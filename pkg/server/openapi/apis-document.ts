@@ -64,6 +64,28 @@ function metaSchemas(): Record<string, JsonSchema> {
         resourceVersion: { type: 'string', description: 'The version of the collection this list shows.' },
       },
     },
+    [`${META}.ObjectMeta`]: {
+      type: 'object',
+      description: 'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
+      properties: {
+        name: { type: 'string', description: 'Name must be unique within a namespace (for folders and dashboards, their uid).' },
+        generateName: { type: 'string', description: 'A prefix the server makes a unique name of, when name is not given.' },
+        namespace: { type: 'string', description: 'The organization: default (org 1) or org-<id>.' },
+        uid: { type: 'string', description: 'Set by the server: unique in time and space.' },
+        resourceVersion: { type: 'string', description: 'Set by the server: the version of this object, for optimistic concurrency and watches.' },
+        generation: { type: 'integer', format: 'int64', description: 'Set by the server: a sequence number of the desired state (spec) changes.' },
+        creationTimestamp: { type: 'string', format: 'date-time', description: 'Set by the server: when the object was created.' },
+        deletionTimestamp: { type: 'string', format: 'date-time', description: 'Set by the server: when deletion was asked for, while finalizers remain.' },
+        labels: { type: 'object', additionalProperties: { type: 'string' }, description: 'Map of string keys and values that can be used to organize and select objects.' },
+        annotations: { type: 'object', additionalProperties: { type: 'string' }, description: 'Unstructured key value map; svc.app/folder names the parent folder.' },
+        finalizers: { type: 'array', items: { type: 'string' }, description: 'Must be empty before the object is deleted from the registry.', 'x-kubernetes-list-type': 'set' },
+        managedFields: {
+          type: 'array',
+          description: 'Set by the server: which field manager owns which fields.',
+          items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        },
+      },
+    },
     [`${META}.Status`]: {
       type: 'object',
       description: 'Status is a return value for calls that do not return other objects.',
@@ -122,7 +144,8 @@ function kindSchemas(k: KindRegistration): Record<string, JsonSchema> {
       properties: {
         apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
         kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
-        metadata: { type: 'object', description: "Standard object's metadata.", 'x-kubernetes-preserve-unknown-fields': true },
+        // Its fields for explain; any other metadata a client sends (ownerReferences, say) is kept, not refused.
+        metadata: { allOf: [ref(`${META}.ObjectMeta`)], description: "Standard object's metadata.", 'x-kubernetes-preserve-unknown-fields': true },
         spec,
         status: { type: 'object', description: 'Status of the object, set by the server.', 'x-kubernetes-preserve-unknown-fields': true },
       },
