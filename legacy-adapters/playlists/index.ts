@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StatusError } from '../../pkg/errors';
-import { byKind, defineArea, guard, type LegacyParam } from '../shared';
+import { byKind, defineArea, guard, invalidAs, type LegacyParam } from '../shared';
 import { createPlaylist, deletePlaylist, getPlaylist, getPlaylistItems, searchPlaylists, updatePlaylist } from './playlists-routes';
 
 const item = z.object({
@@ -26,7 +26,8 @@ const write = (verb: 'create' | 'write' | 'delete') => guard.can(`playlists:${ve
 /** /api/playlists (playlists-routes.ts): the anchor's legacy playlists over the Playlist kind (spec §2.10, §4.8). */
 export const playlistsArea = defineArea({
   name: 'playlists',
-  errors: { notFound: byKind({ playlists: () => new StatusError(404, 'NotFound', 'Playlist not found') }) },
+  // The legacy body's `name` is the kind's spec.title.
+  errors: { notFound: byKind({ playlists: () => new StatusError(404, 'NotFound', 'Playlist not found') }), invalid: invalidAs({ 'spec.title': 'name' }) },
   routes: [
     {
       method: 'get', path: '/api/playlists', guard: read, handler: searchPlaylists, operationId: 'searchPlaylists', tags, summary: 'The playlists of the organization, by name.',

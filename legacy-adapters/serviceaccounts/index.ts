@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineArea, guard } from '../shared';
+import { defineArea, guard, invalidAs } from '../shared';
 import {
   createServiceAccount, createToken, deleteServiceAccount, deleteToken, listTokens, retrieveServiceAccount, searchOrgServiceAccountsWithPaging,
   updateServiceAccount,
@@ -37,6 +37,8 @@ const tags = ['service_accounts'];
 /** /api/serviceaccounts (legacy-adapters/serviceaccounts/serviceaccounts-routes.ts). */
 export const serviceAccountsArea = defineArea({
   name: 'serviceaccounts',
+  // The legacy body's `name` is the kind's spec.title.
+  errors: { invalid: invalidAs({ 'spec.title': 'name' }) },
   routes: [
     {
       method: 'post', path: '/api/serviceaccounts', guard: guard.can('serviceaccounts:create'), handler: createServiceAccount, operationId: 'createServiceAccount', tags, summary: 'Create a service account in the current organization.',

@@ -1,4 +1,4 @@
-import { StatusError } from '../../pkg/errors';
+import { legacyCauseMessage, StatusError } from '../../pkg/errors';
 
 /** What one registry error says under /api: the anchor's error, or the registry's own to pass it unchanged. */
 export type Wording = (err: StatusError) => StatusError;
@@ -53,5 +53,26 @@ export function byKind(wordings: Readonly<Record<string, Wording>>): Wording {
     const kind = err.details?.kind;
     const wording = kind !== undefined && Object.hasOwn(wordings, kind) ? wordings[kind] : undefined;
     return wording ? wording(err) : err;
+  };
+}
+
+/**
+ * The registry's 422 in the legacy body's field names: each cause's field renamed by `fields` (a field or a path
+ * under it), then worded as every legacy 400 of an invalid field is (legacyCauseMessage). For areas whose body names
+ * a field otherwise than the kind: a playlist's `name` is its `spec.title`.
+ *
+ * @example invalidAs({ 'spec.title': 'name' }) // a too-long title: 400 'name too long, max 5000 characters'
+ */
+export function invalidAs(fields: Readonly<Record<string, string>>): Wording {
+  const rename = (field: string | undefined) => {
+    for (const [from, to] of Object.entries(fields)) {
+      if (field === from || field?.startsWith(`${from}.`) || field?.startsWith(`${from}[`)) return to + field.slice(from.length);
+    }
+    return field;
+  };
+  return (err) => {
+    const causes = err.details?.causes;
+    if (!causes?.length) return err;
+    return StatusError.badRequest(causes.map((c) => legacyCauseMessage({ ...c, field: rename(c.field) })).join('; '));
   };
 }

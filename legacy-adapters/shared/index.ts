@@ -2,7 +2,7 @@ export { bind, bodyObject } from './body';
 export { deprecatedIdForm, findByInternalId, type IdFormOptions } from './deprecated-id';
 export { answering, defineArea, type LegacyArea, type LegacyRoute, type ReadAheadRoute, readAheadRoutes, type RouteAnswer, type RouteHandler, routeName, servedRoutes } from './declare';
 export type { AdapterDeps } from './deps';
-export { byKind, legacyError, type LegacyErrors, type Wording } from './errors';
+export { byKind, invalidAs, legacyError, type LegacyErrors, type Wording } from './errors';
 export { folderUrl } from './folder-url';
 export { describeGuard, enforce, type Guard, guard, requireAnyAction, requireOrgAdmin, requireRoleAtMostOwn, requireServerAdmin, requireUser } from './guards';
 export { isPublicApiRoute, legacyRouter, type LegacyRouterOptions } from './mount';

@@ -346,6 +346,7 @@ describe('bad input', () => {
       ['create: blank name', () => t.as.post(SA).send({ name: '  ' }), 400, 'Bad request data'],
       ['create: name a number', () => t.as.post(SA).send({ name: 7 }), 400, 'Bad request data'],
       ['create: unknown role', () => t.as.post(SA).send({ name: 'Bad role', role: 'Boss' }), 400, 'invalid role specified'],
+      ['create: name too long (the legacy field, not the kind\'s title)', () => t.as.post(SA).send({ name: 'n'.repeat(20_000) }), 400, 'name too long, max 190 characters'],
       ['create: isDisabled a string', () => t.as.post(SA).send({ name: 'Bad flag', isDisabled: 'yes' }), 400, 'Bad request data'],
       ['create: body an array', () => t.as.post(SA).send([1]), 400, 'Bad request data'],
       ['create: malformed JSON', () => t.as.post(SA).set('Content-Type', 'application/json').send('{"name":'), 400, 'the request body is not valid JSON'],

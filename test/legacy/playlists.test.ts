@@ -121,6 +121,15 @@ describe('bad input', () => {
     const after = (await t.as.get(PLAYLISTS)).body.items;
     expect(after).toEqual(before);
   });
+
+  it('names the legacy field, `name`, where the kind says spec.title', async () => {
+    const long = await t.as.post('/api/playlists').send({ name: 'n'.repeat(20_000), interval: '5m' });
+    expect([long.status, long.body.message]).toEqual([400, expect.stringMatching(/^name too long, max \d+ characters$/)]);
+    const numeric = await t.as.post('/api/playlists').send({ name: 123, interval: '5m' });
+    expect(numeric.status).toBe(400);
+    expect(numeric.body.message).toMatch(/^name\b/);
+    expect(numeric.body.message).not.toMatch(/title/);
+  });
 });
 
 describe('parity with /apis', () => {
