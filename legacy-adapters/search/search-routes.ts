@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
 import { dashboardKind, folderKind } from '../../apis';
-import { anyKind, type KindRegistration, Labels } from '../../pkg/meta';
+import { anyKind, type KindRegistration } from '../../pkg/meta';
 import type { Registry, RequestContext, SearchResult } from '../../pkg/registry';
 import { requestContext } from '../shared/request-context';
 import { starsOf } from '../../pkg/stars/stars';
-import { type AdapterDeps, folderUrl } from '../shared';
+import { type AdapterDeps, findByInternalIds, folderUrl } from '../shared';
 import { type FolderRef, type HitType, parseSearchParams, type SearchParams, toHit } from './search-conversions';
 
 const folders = anyKind(folderKind);
@@ -27,12 +27,8 @@ function namesOf(p: SearchParams, starred: readonly string[]): string[] | undefi
 }
 
 /** The names of the objects of `kind` with these legacy ids, among those the caller may read. */
-async function namesOfIds(registry: Registry, ctx: RequestContext, kind: KindRegistration, ids: readonly number[]): Promise<string[]> {
-  const wanted = ids.filter((id) => id > 0);
-  if (!wanted.length) return [];
-  const page = await registry.list(ctx, kind, { labelSelector: `${Labels.deprecatedInternalID} in (${wanted.join(',')})` });
-  return page.items.map((o) => o.metadata.name);
-}
+const namesOfIds = async (registry: Registry, ctx: RequestContext, kind: KindRegistration, ids: readonly number[]) =>
+  (await findByInternalIds(registry, ctx, kind, ids)).map((o) => o.metadata.name);
 
 /**
  * The deprecated id filters as the uid ones: `dashboardIds` adds its dashboards to `dashboardUIDs` (the anchor ORs

@@ -8,9 +8,15 @@ import { requestContext } from './request-context';
 
 /** The object of `kind` with the legacy numeric id `id` (its `svc.app/deprecatedInternalID` label), among those `ctx` may read. */
 export async function findByInternalId(registry: Registry, ctx: RequestContext, kind: KindRegistration, id: number): Promise<Resource | undefined> {
-  if (!Number.isSafeInteger(id) || id < 1) return undefined;
-  const page = await registry.list(ctx, kind, { labelSelector: `${Labels.deprecatedInternalID}=${id}`, limit: 1 });
-  return page.items[0];
+  return (await findByInternalIds(registry, ctx, kind, [id]))[0];
+}
+
+/** The objects of `kind` with these legacy numeric ids, among those `ctx` may read; ids that are no positive integer name none. */
+export async function findByInternalIds(registry: Registry, ctx: RequestContext, kind: KindRegistration, ids: readonly number[]): Promise<Resource[]> {
+  const wanted = ids.filter((id) => Number.isSafeInteger(id) && id > 0);
+  if (!wanted.length) return [];
+  const page = await registry.list(ctx, kind, { labelSelector: `${Labels.deprecatedInternalID} in (${wanted.join(',')})`, limit: wanted.length });
+  return page.items;
 }
 
 export interface IdFormOptions {

@@ -1,5 +1,5 @@
 export { bind, bodyObject } from './body';
-export { deprecatedIdForm, findByInternalId, type IdFormOptions } from './deprecated-id';
+export { deprecatedIdForm, findByInternalId, findByInternalIds, type IdFormOptions } from './deprecated-id';
 export { answering, defineArea, type LegacyArea, type LegacyRoute, type ReadAheadRoute, readAheadRoutes, type RouteAnswer, type RouteHandler, routeName, servedRoutes } from './declare';
 export type { AdapterDeps } from './deps';
 export { byKind, invalidAs, legacyError, type LegacyErrors, type Wording } from './errors';

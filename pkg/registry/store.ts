@@ -382,18 +382,19 @@ export class Registry {
     const selection = selectionOf(ctx, opts);
     let position = opts.position;
     if (opts.continue) position = decodeContinue(opts.continue);
-    if (position) {
+    if (position || opts.resourceVersion !== undefined) {
       const versions = await this.call(kind, '', () => this.storage.versions(typeOf(kind)));
-      if (position.resourceVersion > versions.current) throw StatusError.badRequest('continue key is not valid: resourceVersion is in the future');
-      if (position.resourceVersion < versions.oldestResumable) throw StatusError.expired(EXPIRED_CONTINUE);
-    } else if (opts.resourceVersion !== undefined) {
-      const rv = opts.resourceVersion;
-      const versions = await this.call(kind, '', () => this.storage.versions(typeOf(kind)));
-      // kube-apiserver waits a few seconds for a version it has not seen, then answers 504; none is coming here.
-      if (rv > versions.current) throw StatusError.badRequest(`Too large resource version: ${rv}, current: ${versions.current}`);
-      if (opts.resourceVersionMatch === 'Exact') {
-        if (rv < versions.oldestResumable) throw StatusError.expired('The resourceVersion for the provided list is too old.');
-        position = { resourceVersion: rv, after: '' };
+      if (position) {
+        if (position.resourceVersion > versions.current) throw StatusError.badRequest('continue key is not valid: resourceVersion is in the future');
+        if (position.resourceVersion < versions.oldestResumable) throw StatusError.expired(EXPIRED_CONTINUE);
+      } else {
+        const rv = opts.resourceVersion!;
+        // kube-apiserver waits a few seconds for a version it has not seen, then answers 504; none is coming here.
+        if (rv > versions.current) throw StatusError.badRequest(`Too large resource version: ${rv}, current: ${versions.current}`);
+        if (opts.resourceVersionMatch === 'Exact') {
+          if (rv < versions.oldestResumable) throw StatusError.expired('The resourceVersion for the provided list is too old.');
+          position = { resourceVersion: rv, after: '' };
+        }
       }
     }
     const page = await this.call(kind, '', () =>

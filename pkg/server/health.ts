@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Storage } from '../../storage';
 import type { BuildInfo } from './build-info';
+import { within } from './deadline';
 
 /** How long a health check waits for the database to answer its ping before it reports it failing. */
 export const PING_DEADLINE_MS = 5_000;
@@ -13,15 +14,7 @@ export function healthRouter(storage: Storage, build: BuildInfo, draining: () =>
   const router = Router();
   // A database that hangs instead of refusing (stopped, or packets dropped) fails the check at the deadline, so
   // probes and load balancers learn it while the ping still waits.
-  const databaseOk = async () => {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, PING_DEADLINE_MS, false)));
-    try {
-      return await Promise.race([storage.ping().then(() => true, () => false), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const databaseOk = () => within(storage.ping().then(() => true, () => false), PING_DEADLINE_MS, false);
   router.get('/api/health', async (_req, res) => {
     const ok = await databaseOk();
     res.status(ok ? 200 : 503).json({ database: ok ? 'ok' : 'failing', version: build.version, commit: build.commit });

@@ -17,6 +17,7 @@ import { type BuildInfo, readBuildInfo } from './build-info';
 import { enabledAlphaFromToggles, servedKinds } from './discovery';
 import { warnDefaultAdminPassword } from './startup-warnings';
 import { prepareTls } from './tls';
+import { within } from './deadline';
 
 /** How often a replica looks for due scheduled reports: a minute (the finest schedule is hourly). */
 const REPORT_SCHEDULE_INTERVAL_SECONDS = 60;
@@ -168,10 +169,9 @@ export async function startServer(config: Config, log: Logger, opts: { storage?:
         await dataSources.close();
         await storage.close();
       })();
-      let timeout: NodeJS.Timeout | undefined;
-      const late = new Promise<boolean>((resolve) => (timeout = setTimeout(resolve, Math.max(deadline - Date.now(), 1000), true)));
-      if (await Promise.race([released.then(() => false), late])) log.warn('stopped with database work still running: it is abandoned', { url });
-      clearTimeout(timeout);
+      if (!(await within(released.then(() => true), Math.max(deadline - Date.now(), 1000), false))) {
+        log.warn('stopped with database work still running: it is abandoned', { url });
+      }
       log.info('server stopped', { url });
     },
   };

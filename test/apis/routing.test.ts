@@ -62,7 +62,9 @@ test('health: /api/health, /livez and /readyz need no credentials', async () => 
 });
 
 const onServer = testBackend() === 'postgres' ? test : test.skip;
-onServer('a database outage is 503, not 500, health says so, and service resumes when it is back (postgres backend only: the embedded database cannot go away)', async () => {
+
+/** The app over a throw-away PostgreSQL database reached through a TCP proxy the test may cut or freeze. */
+async function appThroughProxy() {
   const db = await createTestDatabase('postgres');
   const url = new URL(db.url!);
   const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
@@ -72,6 +74,18 @@ onServer('a database outage is 503, not 500, health says so, and service resumes
   const registry = new Registry(storage, allKinds, { nestedFolders: true, namespaces: new Namespaces() });
   await registry.init();
   const { app } = createApp({ config, storage, registry, log: silentLogger, build: { version: 'test', commit: 'test' } });
+  return {
+    app,
+    proxy,
+    async close() {
+      await storage.close();
+      await proxy.close();
+      await db.drop();
+    },
+  };
+}
+onServer('a database outage is 503, not 500, health says so, and service resumes when it is back (postgres backend only: the embedded database cannot go away)', async () => {
+  const { app, proxy, close } = await appThroughProxy();
   const path = '/apis/playlist.svc.app/v1/namespaces/default/playlists';
   try {
     expect((await supertest(app).get(path).auth('admin', 'admin')).status).toBe(200);
@@ -89,22 +103,12 @@ onServer('a database outage is 503, not 500, health says so, and service resumes
     expect((await supertest(app).get(path).auth('admin', 'admin')).status).toBe(200);
     expect((await supertest(app).get('/api/health')).body.database).toBe('ok');
   } finally {
-    await storage.close();
-    await proxy.close();
-    await db.drop();
+    await close();
   }
 });
 
 onServer('a database that hangs instead of refusing: health and readiness say so at their deadline, and it serves again once it answers (postgres backend only)', async () => {
-  const db = await createTestDatabase('postgres');
-  const url = new URL(db.url!);
-  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-  url.host = `127.0.0.1:${proxy.port}`;
-  const storage = await openStorage({ url: url.toString(), dataDir: '', maxConnections: 4 });
-  const config = loadConfig({ argv: [], env: {}, cwd: process.cwd() });
-  const registry = new Registry(storage, allKinds, { nestedFolders: true, namespaces: new Namespaces() });
-  await registry.init();
-  const { app } = createApp({ config, storage, registry, log: silentLogger, build: { version: 'test', commit: 'test' } });
+  const { app, proxy, close } = await appThroughProxy();
   try {
     expect((await supertest(app).get('/api/health')).body.database).toBe('ok');
     proxy.freeze();
@@ -116,9 +120,7 @@ onServer('a database that hangs instead of refusing: health and readiness say so
     expect((await supertest(app).get('/api/health')).body.database).toBe('ok');
   } finally {
     proxy.thaw();
-    await storage.close();
-    await proxy.close();
-    await db.drop();
+    await close();
   }
 }, 30_000);
 

@@ -161,22 +161,30 @@ onServer('start-up gives up with a clear error when another replica holds the mi
   }
 });
 
+/** A connection holding the playlists' version lock (in a transaction), so the next playlist write waits inside the server. */
+async function holdPlaylistsLock(url: string): Promise<Client> {
+  const blocker = new Client({ connectionString: url });
+  await blocker.connect();
+  await blocker.query('BEGIN');
+  await blocker.query(`SELECT 1 FROM resource_version WHERE "group" = 'playlist.svc.app' FOR UPDATE`);
+  return blocker;
+}
+
+/** POST of a playlist to the server at `url`, as admin. */
+const postPlaylist = (url: string, name: string) =>
+  fetch(`${url.replace('localhost', '127.0.0.1')}/apis/playlist.svc.app/v1/namespaces/default/playlists`, {
+    method: 'POST',
+    headers: { Authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ metadata: { name }, spec: { title: name, interval: '1m' } }),
+  });
+
 onServer('shutdown lets an in-flight request finish, then refuses new connections (postgres backend only)', async () => {
   const db = await createTestDatabase('postgres');
   const config = loadConfig({ argv: ['--server.http_port=0', '--server.http_addr=127.0.0.1', `--database.url=${db.url}`], env: {}, cwd: process.cwd() });
   const server = await startServer(config, silentLogger);
-  const blocker = new Client({ connectionString: db.url });
-  await blocker.connect();
+  const blocker = await holdPlaylistsLock(db.url!);
   try {
-    // Hold the playlists' version lock so the next write waits inside the server.
-    await blocker.query('BEGIN');
-    await blocker.query(`SELECT 1 FROM resource_version WHERE "group" = 'playlist.svc.app' FOR UPDATE`);
-    const auth = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
-    const inFlight = fetch(`${server.url.replace('localhost', '127.0.0.1')}/apis/playlist.svc.app/v1/namespaces/default/playlists`, {
-      method: 'POST',
-      headers: { Authorization: auth, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ metadata: { name: 'late' }, spec: { title: 'Late', interval: '1m' } }),
-    });
+    const inFlight = postPlaylist(server.url, 'late');
     await new Promise((r) => setTimeout(r, 200));
     const closing = server.close();
     await new Promise((r) => setTimeout(r, 200));
@@ -197,17 +205,9 @@ onServer('shutdown does not wait past its timeout for a request stuck on the dat
   const log = createLogger('warn', (l) => lines.push(l));
   const config = loadConfig({ argv: ['--server.http_port=0', '--server.http_addr=127.0.0.1', `--database.url=${db.url}`, '--server.shutdown_timeout_seconds=1'], env: {}, cwd: process.cwd() });
   const server = await startServer(config, log);
-  const blocker = new Client({ connectionString: db.url });
-  await blocker.connect();
+  const blocker = await holdPlaylistsLock(db.url!);
   try {
-    await blocker.query('BEGIN');
-    await blocker.query(`SELECT 1 FROM resource_version WHERE "group" = 'playlist.svc.app' FOR UPDATE`);
-    const auth = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
-    const stuck = fetch(`${server.url.replace('localhost', '127.0.0.1')}/apis/playlist.svc.app/v1/namespaces/default/playlists`, {
-      method: 'POST',
-      headers: { Authorization: auth, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ metadata: { name: 'stuck' }, spec: { title: 'Stuck', interval: '1m' } }),
-    }).catch((err: unknown) => err);
+    const stuck = postPlaylist(server.url, 'stuck').catch((err: unknown) => err);
     await new Promise((r) => setTimeout(r, 200));
     // The lock is held throughout: close must end on its own.
     const ended = await Promise.race([server.close().then(() => 'closed'), new Promise((r) => setTimeout(r, 20_000, 'still waiting'))]);
